@@ -1,0 +1,13 @@
+// Package all lists every locklint analyzer. The locklint command, go vet,
+// the golangci-lint plugin and the SARIF rule metadata all take their
+// analyzers from here, so they can never disagree.
+package all
+
+import "golang.org/x/tools/go/analysis"
+
+// Analyzers returns every locklint analyzer, in a stable order.
+func Analyzers() []*analysis.Analyzer {
+	return []*analysis.Analyzer{
+		// Each analyzer package adds itself here, one line each.
+	}
+}
