@@ -1,0 +1,3 @@
+package boom
+
+func f() {}
