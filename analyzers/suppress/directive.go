@@ -52,7 +52,7 @@ func parse(c *ast.Comment) (d directive, ok bool) {
 type wrapper struct {
 	orig           *analysis.Analyzer
 	known          map[string]bool
-	reportsUnknown bool                     // whether this analyzer reports directives naming no known analyzer
+	reportsUnknown bool                    // whether this analyzer reports directives naming no known analyzer
 	renamed        [][2]*analysis.Analyzer // (copy, original) pairs among Requires
 }
 

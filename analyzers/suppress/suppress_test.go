@@ -157,7 +157,9 @@ func TestFactsAndRequires(t *testing.T) {
 
 type recorder struct{ errs []string }
 
-func (r *recorder) Errorf(format string, args ...any) { r.errs = append(r.errs, fmt.Sprintf(format, args...)) }
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
 
 // TestPanicBecomesError checks that a panicking analyzer yields an error
 // naming the analyzer and package instead of crashing the driver.
