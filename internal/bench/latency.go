@@ -1,0 +1,165 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+)
+
+// latency measures, for each implementation, uncontended acquire, renew and
+// release with one client, interleaved with PING and SET so the baseline
+// sees the same conditions; then a watchdog's renew margin; and once, plain
+// SET throughput with SetClients clients.
+func (r *runner) latency(ctx context.Context, rep *Report, lockers []Locker) error {
+	c := r.t.Client()
+	ping, set := NewHist(), NewHist()
+	r.progress("latency: warm-up and SET throughput")
+	if err := r.setThroughput(ctx, rep); err != nil {
+		return err
+	}
+	for _, l := range lockers {
+		r.progress("latency: " + l.Name())
+		acq, ren, rel, cyc := NewHist(), NewHist(), NewHist(), NewHist()
+		key := r.key(l.Name(), "lat")
+		before := r.t.Commands.Load()
+		for i := 0; i < r.cfg.Ops; i++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			t0 := time.Now()
+			if err := c.Ping(ctx).Err(); err != nil {
+				ping.Fail(Cause(err))
+			} else {
+				ping.Record(time.Since(t0))
+			}
+			t0 = time.Now()
+			if err := c.Set(ctx, r.key("set", i%64), "v", time.Minute).Err(); err != nil {
+				set.Fail(Cause(err))
+			} else {
+				set.Record(time.Since(t0))
+			}
+			t0 = time.Now()
+			lease, err := l.TryAcquire(ctx, key, r.cfg.TTL)
+			t1 := time.Now()
+			if err != nil {
+				acq.Fail(Cause(err))
+				continue
+			}
+			acq.Record(t1.Sub(t0))
+			if err := lease.Renew(ctx, r.cfg.TTL); err != nil {
+				ren.Fail(Cause(err))
+			} else {
+				ren.Record(time.Since(t1))
+			}
+			t2 := time.Now()
+			if err := lease.Release(ctx); err != nil {
+				rel.Fail(Cause(err))
+				continue
+			}
+			now := time.Now()
+			rel.Record(now.Sub(t2))
+			cyc.Record(now.Sub(t2) + t1.Sub(t0))
+		}
+		cmds := float64(r.t.Commands.Load()-before) / float64(r.cfg.Ops)
+		res := &LatencyRes{
+			Impl: l.Name(), Acquire: acq.Op(), Release: rel.Op(), Renew: ren.Op(), Cycle: cyc.Op(),
+			CommandsPerCycle: cmds - 2, // PING and SET of the baseline
+		}
+		if m, ok := r.renewMargin(ctx, l); ok {
+			res.RenewMargin = m.Op()
+			res.RenewTTL = int64(r.cfg.WatchdogTTL)
+		}
+		rep.Latency = append(rep.Latency, res)
+	}
+	rep.Base.Ping, rep.Base.Set = ping.Op(), set.Op()
+	rep.Base.RTT = rep.Base.Ping.P50
+	return nil
+}
+
+// renewMargin holds one lease with WatchdogTTL and renews it every TTL/3,
+// as a watchdog would, recording how much of the lease was left when each
+// renew was confirmed: the lease's deadline is counted from the start of
+// the previous successful acquire or renew, as a careful client must.
+func (r *runner) renewMargin(ctx context.Context, l Locker) (*Hist, bool) {
+	ttl := r.cfg.WatchdogTTL
+	h := NewHist()
+	start := time.Now()
+	lease, err := l.TryAcquire(ctx, r.key(l.Name(), "watchdog"), ttl)
+	if err != nil {
+		return nil, false
+	}
+	defer func() { _ = lease.Release(ctx) }()
+	deadline := start.Add(ttl)
+	tick := time.NewTicker(ttl / 3)
+	defer tick.Stop()
+	end := time.After(r.cfg.WatchdogDuration)
+	for {
+		select {
+		case <-ctx.Done():
+			return h, true
+		case <-end:
+			return h, true
+		case <-tick.C:
+		}
+		t0 := time.Now()
+		err := lease.Renew(ctx, ttl)
+		if errors.Is(err, ErrUnsupported) {
+			return nil, false
+		}
+		now := time.Now()
+		if err != nil || now.After(deadline) {
+			h.Fail(Cause(errors.Join(err, ErrLeaseLost)))
+			return h, true
+		}
+		h.Record(deadline.Sub(now))
+		deadline = t0.Add(ttl)
+	}
+}
+
+// setThroughput runs plain SET in a closed loop with SetClients clients,
+// the yardstick for "lockbench is not the bottleneck" (compare with
+// redis-benchmark -t set -c SetClients). It also warms the pool.
+func (r *runner) setThroughput(ctx context.Context, rep *Report) error {
+	c := r.t.Client()
+	n := r.cfg.SetClients
+	rep.Base = &Baseline{SetClients: n}
+	// Warm-up: open the connections before timing.
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = c.Ping(ctx).Err()
+		}()
+	}
+	wg.Wait()
+	counts := make([]int64, n)
+	errs := make([]error, n)
+	stop := time.Now().Add(r.cfg.SetDuration)
+	start := time.Now()
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			key := r.key("setrate", i)
+			for time.Now().Before(stop) {
+				if err := c.Set(ctx, key, "xxx", 0).Err(); err != nil {
+					errs[i] = err
+					return
+				}
+				counts[i]++
+			}
+		}(i)
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for _, k := range counts {
+		rep.Base.SetOps += k
+	}
+	rep.Base.SetRate = float64(rep.Base.SetOps) / elapsed.Seconds()
+	return nil
+}
