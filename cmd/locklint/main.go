@@ -1,0 +1,89 @@
+// Command locklint finds Redis lock bugs in Go code: SETNX then EXPIRE,
+// DEL without an ownership check, constant lock values, renewals without an
+// owner check, missing fencing tokens.
+//
+// Usage:
+//
+//	locklint [flags] ./...                       # report
+//	locklint -fix ./...                          # apply suggested fixes
+//	locklint -fix -diff ./...                    # show them as a diff
+//	locklint -json ./...                         # JSON diagnostics
+//	locklint -sarif ./... > locklint.sarif       # SARIF 2.1.0 for code scanning
+//	go vet -vettool=$(command -v locklint) ./... # through go vet
+//	go fix -fixtool=$(command -v locklint) ./... # through go fix
+//
+// Each analyzer has a flag of its own name: -lockrelease runs only that
+// analyzer (with any others set to true), -lockrelease=false runs all but it.
+// `locklint help` lists the analyzers, `locklint help NAME` documents one.
+//
+// A diagnostic is suppressed by a comment on its line or the line above:
+//
+//	//locklint:ignore lockrelease the token is checked by the caller
+//
+// The reason is required; a directive without one suppresses nothing and is
+// reported.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/multichecker"
+
+	"github.com/locklint/locklint/analyzers/all"
+	"github.com/locklint/locklint/analyzers/suppress"
+)
+
+func main() { run(all.Analyzers()) }
+
+// run is the whole command; tests run it with extra analyzers.
+func run(analyzers []*analysis.Analyzer) {
+	analyzers = suppress.Wrap(analyzers)
+	if wantsSARIF(os.Args[1:]) {
+		os.Exit(runSARIF(os.Args[1:], analyzers, os.Stdout, os.Stderr))
+	}
+	flag.Usage = usage
+	// Handled above; defined here so that -help lists it and -sarif=false parses.
+	flag.Bool("sarif", false, "write SARIF 2.1.0 to stdout instead of text (not with -fix or go vet)")
+	multichecker.Main(analyzers...) // also serves go vet -vettool and go fix -fixtool
+}
+
+func usage() {
+	prog := filepath.Base(os.Args[0])
+	fmt.Fprintf(flag.CommandLine.Output(), `%[1]s finds Redis lock bugs in Go code.
+
+Usage: %[1]s [-flag] [package...]
+
+  %[1]s ./...                 report diagnostics
+  %[1]s -fix [-diff] ./...    apply (or show) suggested fixes
+  %[1]s -json ./...           diagnostics as JSON
+  %[1]s -sarif ./...          diagnostics as SARIF 2.1.0 on stdout
+  %[1]s help [analyzer]       list the analyzers or document one
+
+Suppress a diagnostic with a comment on its line or the line above:
+  //locklint:ignore <analyzer> <reason>
+
+Flags:
+`, prog)
+	flag.PrintDefaults()
+}
+
+// wantsSARIF reports whether the arguments ask for SARIF output. It looks
+// at every argument, not just those before the first non-flag, because a
+// flag value (-tags x) would stop a naive scan early.
+func wantsSARIF(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && name == "sarif" {
+			return !hasValue || value == "true" || value == "1"
+		}
+	}
+	return false
+}

@@ -1,0 +1,459 @@
+package main
+
+import (
+	"cmp"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"go/token"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+// runSARIF is `locklint -sarif`: it loads and analyses the packages itself
+// (the multichecker has no SARIF output) and writes one SARIF 2.1.0 log to
+// stdout. Package errors go to stderr and into the log as notifications;
+// the exit code is 1 if there were any, else 0 whatever was found, so that
+// CI can upload the log and let code scanning judge the results.
+func runSARIF(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("locklint -sarif", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Bool("sarif", true, "write SARIF 2.1.0 to stdout")
+	tests := fs.Bool("test", true, "analyse test files too")
+	tags := fs.String("tags", "", "comma-separated build tags")
+	enabled := make(map[*analysis.Analyzer]*triState)
+	for _, a := range analyzers {
+		enabled[a] = new(triState)
+		fs.Var(enabled[a], a.Name, fmt.Sprintf("enable %q analysis", a.Name))
+		a.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, a.Name+"."+f.Name, f.Usage) })
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "locklint -sarif: no packages given; usage: locklint -sarif [flags] ./...")
+		return 2
+	}
+	analyzers = selectAnalyzers(analyzers, enabled)
+
+	mode := packages.LoadSyntax | packages.NeedModule
+	if needFacts(analyzers) {
+		mode = packages.LoadAllSyntax | packages.NeedModule
+	}
+	cfg := &packages.Config{Mode: mode, Tests: *tests}
+	if *tags != "" {
+		cfg.BuildFlags = []string{"-tags=" + *tags}
+	}
+	pkgs, err := packages.Load(cfg, fs.Args()...)
+	if err == nil && len(pkgs) == 0 {
+		err = fmt.Errorf("%s matched no packages", strings.Join(fs.Args(), " "))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "locklint: %v\n", err)
+		return 1
+	}
+
+	var notes []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			notes = append(notes, e.Error())
+		}
+	})
+	graph, err := checker.Analyze(analyzers, pkgs, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "locklint: %v\n", err)
+		return 1
+	}
+	for act := range graph.All() {
+		if act.IsRoot && act.Err != nil {
+			notes = append(notes, act.Err.Error())
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintln(stderr, n)
+	}
+
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "locklint: %v\n", err)
+		return 1
+	}
+	log := newSARIF(analyzers, graph, dir, notes)
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(log); err != nil {
+		fmt.Fprintf(stderr, "locklint: writing SARIF: %v\n", err)
+		return 1
+	}
+	if len(notes) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// triState is an analyzer's enable flag: unset, true or false.
+type triState int
+
+const (
+	unset triState = iota
+	setTrue
+	setFalse
+)
+
+func (t *triState) IsBoolFlag() bool { return true }
+func (t *triState) String() string {
+	switch *t {
+	case setTrue:
+		return "true"
+	case setFalse:
+		return "false"
+	}
+	return "unset"
+}
+func (t *triState) Set(s string) error {
+	switch s {
+	case "true", "1", "t", "T", "TRUE", "True":
+		*t = setTrue
+	case "false", "0", "f", "F", "FALSE", "False":
+		*t = setFalse
+	default:
+		return fmt.Errorf("want true or false, got %q", s)
+	}
+	return nil
+}
+
+// selectAnalyzers applies the enable flags the way the multichecker does:
+// if any is true, only those run; otherwise those set false are dropped.
+func selectAnalyzers(analyzers []*analysis.Analyzer, enabled map[*analysis.Analyzer]*triState) []*analysis.Analyzer {
+	want := setFalse
+	for _, a := range analyzers {
+		if *enabled[a] == setTrue {
+			want = setTrue
+		}
+	}
+	return slices.DeleteFunc(slices.Clone(analyzers), func(a *analysis.Analyzer) bool {
+		if want == setTrue {
+			return *enabled[a] != setTrue
+		}
+		return *enabled[a] == setFalse
+	})
+}
+
+// needFacts reports whether any analyzer in the graph uses facts, which
+// means dependencies must be loaded from source too.
+func needFacts(analyzers []*analysis.Analyzer) bool {
+	seen := make(map[*analysis.Analyzer]bool)
+	var visit func(as []*analysis.Analyzer) bool
+	visit = func(as []*analysis.Analyzer) bool {
+		for _, a := range as {
+			if seen[a] {
+				continue
+			}
+			seen[a] = true
+			if len(a.FactTypes) > 0 || visit(a.Requires) {
+				return true
+			}
+		}
+		return false
+	}
+	return visit(analyzers)
+}
+
+// The SARIF 2.1.0 subset locklint writes.
+type (
+	sarifLog struct {
+		Schema  string     `json:"$schema"`
+		Version string     `json:"version"`
+		Runs    []sarifRun `json:"runs"`
+	}
+	sarifRun struct {
+		Tool               sarifTool                   `json:"tool"`
+		Invocations        []sarifInvocation           `json:"invocations"`
+		OriginalURIBaseIDs map[string]sarifArtifactLoc `json:"originalUriBaseIds,omitempty"`
+		ColumnKind         string                      `json:"columnKind"`
+		Results            []sarifResult               `json:"results"`
+	}
+	sarifTool struct {
+		Driver sarifDriver `json:"driver"`
+	}
+	sarifDriver struct {
+		Name           string      `json:"name"`
+		InformationURI string      `json:"informationUri"`
+		Version        string      `json:"version,omitempty"`
+		Rules          []sarifRule `json:"rules"`
+	}
+	sarifRule struct {
+		ID               string       `json:"id"`
+		Name             string       `json:"name"`
+		ShortDescription sarifMessage `json:"shortDescription"`
+		FullDescription  sarifMessage `json:"fullDescription"`
+		Help             sarifMessage `json:"help"`
+		HelpURI          string       `json:"helpUri,omitempty"`
+	}
+	sarifInvocation struct {
+		ExecutionSuccessful        bool                `json:"executionSuccessful"`
+		ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+	}
+	sarifNotification struct {
+		Level   string       `json:"level"`
+		Message sarifMessage `json:"message"`
+	}
+	sarifMessage struct {
+		Text string `json:"text"`
+	}
+	sarifResult struct {
+		RuleID           string          `json:"ruleId"`
+		RuleIndex        int             `json:"ruleIndex"`
+		Level            string          `json:"level"`
+		Message          sarifMessage    `json:"message"`
+		Locations        []sarifLocation `json:"locations"`
+		RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
+		Fixes            []sarifFix      `json:"fixes,omitempty"`
+	}
+	sarifLocation struct {
+		ID               *int          `json:"id,omitempty"`
+		PhysicalLocation sarifPhysical `json:"physicalLocation"`
+		Message          *sarifMessage `json:"message,omitempty"`
+	}
+	sarifPhysical struct {
+		ArtifactLocation sarifArtifactLoc `json:"artifactLocation"`
+		Region           sarifRegion      `json:"region"`
+	}
+	sarifArtifactLoc struct {
+		URI       string `json:"uri"`
+		URIBaseID string `json:"uriBaseId,omitempty"`
+	}
+	sarifRegion struct {
+		StartLine   int `json:"startLine"`
+		StartColumn int `json:"startColumn"`
+		EndLine     int `json:"endLine,omitempty"`
+		EndColumn   int `json:"endColumn,omitempty"`
+	}
+	sarifFix struct {
+		Description     sarifMessage          `json:"description"`
+		ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+	}
+	sarifArtifactChange struct {
+		ArtifactLocation sarifArtifactLoc   `json:"artifactLocation"`
+		Replacements     []sarifReplacement `json:"replacements"`
+	}
+	sarifReplacement struct {
+		DeletedRegion   sarifRegion   `json:"deletedRegion"`
+		InsertedContent *sarifMessage `json:"insertedContent,omitempty"`
+	}
+)
+
+const srcRoot = "SRCROOT"
+
+// newSARIF converts the root diagnostics of graph to a SARIF log. Paths
+// under dir are relative to the SRCROOT base (dir); others are file URIs.
+// Columns are 1-based UTF-16 code units, SARIF's default.
+func newSARIF(analyzers []*analysis.Analyzer, graph *checker.Graph, dir string, notes []string) *sarifLog {
+	run := sarifRun{
+		Tool: sarifTool{Driver: sarifDriver{
+			Name:           "locklint",
+			InformationURI: "https://github.com/locklint/locklint",
+			Version:        version(),
+			Rules:          []sarifRule{},
+		}},
+		OriginalURIBaseIDs: map[string]sarifArtifactLoc{srcRoot: {URI: fileURI(dir) + "/"}},
+		ColumnKind:         "utf16CodeUnits",
+		Results:            []sarifResult{},
+		Invocations:        []sarifInvocation{{ExecutionSuccessful: len(notes) == 0}},
+	}
+	for _, n := range notes {
+		run.Invocations[0].ToolExecutionNotifications = append(run.Invocations[0].ToolExecutionNotifications,
+			sarifNotification{Level: "error", Message: sarifMessage{Text: n}})
+	}
+	ruleIndex := make(map[string]int)
+	for _, a := range analyzers {
+		ruleIndex[a.Name] = len(run.Tool.Driver.Rules)
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
+			ID:               a.Name,
+			Name:             a.Name,
+			ShortDescription: sarifMessage{Text: title(a.Doc)},
+			FullDescription:  sarifMessage{Text: a.Doc},
+			Help:             sarifMessage{Text: a.Doc},
+			HelpURI:          a.URL,
+		})
+	}
+
+	c := &converter{dir: dir, files: make(map[string][]byte)}
+	type key struct {
+		rule, file string
+		start, end int
+		msg        string
+	}
+	seen := make(map[key]bool) // a file in both a package and its test variant is analysed twice
+	for _, act := range graph.Roots {
+		fset := act.Package.Fset
+		for _, d := range act.Diagnostics {
+			loc, ok := c.location(fset, d.Pos, d.End)
+			if !ok {
+				continue
+			}
+			p := fset.PositionFor(d.Pos, false)
+			k := key{act.Analyzer.Name, p.Filename, p.Offset, fset.PositionFor(d.End, false).Offset, d.Message}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			r := sarifResult{
+				RuleID:    act.Analyzer.Name,
+				RuleIndex: ruleIndex[act.Analyzer.Name],
+				Level:     "warning",
+				Message:   sarifMessage{Text: d.Message},
+				Locations: []sarifLocation{loc},
+			}
+			for i, rel := range d.Related {
+				l, ok := c.location(fset, rel.Pos, rel.End)
+				if !ok {
+					continue
+				}
+				id := i + 1
+				l.ID = &id
+				l.Message = &sarifMessage{Text: rel.Message}
+				r.RelatedLocations = append(r.RelatedLocations, l)
+			}
+			for _, fix := range d.SuggestedFixes {
+				if f, ok := c.fix(fset, fix); ok {
+					r.Fixes = append(r.Fixes, f)
+				}
+			}
+			run.Results = append(run.Results, r)
+		}
+	}
+	slices.SortStableFunc(run.Results, func(a, b sarifResult) int {
+		pa, pb := a.Locations[0].PhysicalLocation, b.Locations[0].PhysicalLocation
+		return cmp.Or(
+			strings.Compare(pa.ArtifactLocation.URI, pb.ArtifactLocation.URI),
+			cmp.Compare(pa.Region.StartLine, pb.Region.StartLine),
+			cmp.Compare(pa.Region.StartColumn, pb.Region.StartColumn),
+			strings.Compare(a.RuleID, b.RuleID),
+		)
+	})
+	return &sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs:    []sarifRun{run},
+	}
+}
+
+// title is the first paragraph of an analyzer's Doc, on one line.
+func title(doc string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(doc), "\n\n")
+	return strings.Join(strings.Fields(first), " ")
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return ""
+}
+
+// converter turns token positions into SARIF locations, reading each
+// file once to count columns in UTF-16 code units.
+type converter struct {
+	dir   string
+	files map[string][]byte
+}
+
+func (c *converter) artifact(filename string) sarifArtifactLoc {
+	if rel, err := filepath.Rel(c.dir, filename); err == nil && filepath.IsLocal(rel) {
+		return sarifArtifactLoc{URI: (&url.URL{Path: filepath.ToSlash(rel)}).EscapedPath(), URIBaseID: srcRoot}
+	}
+	return sarifArtifactLoc{URI: fileURI(filename)}
+}
+
+func fileURI(path string) string {
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // Windows drive letters
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// region returns the region from start to end (end may be NoPos).
+func (c *converter) region(fset *token.FileSet, start, end token.Pos) (string, sarifRegion, bool) {
+	if !start.IsValid() {
+		return "", sarifRegion{}, false
+	}
+	s := fset.PositionFor(start, false)
+	r := sarifRegion{StartLine: s.Line, StartColumn: c.column(s)}
+	if end.IsValid() && end >= start {
+		e := fset.PositionFor(end, false)
+		if e.Filename == s.Filename {
+			r.EndLine, r.EndColumn = e.Line, c.column(e)
+		}
+	}
+	return s.Filename, r, true
+}
+
+func (c *converter) location(fset *token.FileSet, start, end token.Pos) (sarifLocation, bool) {
+	file, r, ok := c.region(fset, start, end)
+	if !ok {
+		return sarifLocation{}, false
+	}
+	return sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: c.artifact(file), Region: r}}, true
+}
+
+// column converts p's byte column to a 1-based UTF-16 column.
+func (c *converter) column(p token.Position) int {
+	src, ok := c.files[p.Filename]
+	if !ok {
+		src, _ = os.ReadFile(p.Filename) // unreadable: fall back to bytes
+		c.files[p.Filename] = src
+	}
+	lineStart := p.Offset - (p.Column - 1)
+	if lineStart < 0 || p.Offset > len(src) {
+		return p.Column
+	}
+	n := 0
+	for line := src[lineStart:p.Offset]; len(line) > 0; {
+		r, size := utf8.DecodeRune(line)
+		n += utf16.RuneLen(r)
+		line = line[size:]
+	}
+	return n + 1
+}
+
+// fix converts a suggested fix; a fix with an edit outside any file is
+// dropped.
+func (c *converter) fix(fset *token.FileSet, fix analysis.SuggestedFix) (sarifFix, bool) {
+	f := sarifFix{Description: sarifMessage{Text: fix.Message}}
+	byFile := make(map[string]int)
+	for _, e := range fix.TextEdits {
+		end := e.End
+		if !end.IsValid() {
+			end = e.Pos
+		}
+		file, r, ok := c.region(fset, e.Pos, end)
+		if !ok {
+			return sarifFix{}, false
+		}
+		i, ok := byFile[file]
+		if !ok {
+			i = len(f.ArtifactChanges)
+			byFile[file] = i
+			f.ArtifactChanges = append(f.ArtifactChanges, sarifArtifactChange{ArtifactLocation: c.artifact(file)})
+		}
+		rep := sarifReplacement{DeletedRegion: r}
+		if len(e.NewText) > 0 {
+			rep.InsertedContent = &sarifMessage{Text: string(e.NewText)}
+		}
+		f.ArtifactChanges[i].Replacements = append(f.ArtifactChanges[i].Replacements, rep)
+	}
+	return f, len(f.ArtifactChanges) > 0
+}

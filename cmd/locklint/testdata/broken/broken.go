@@ -1,0 +1,6 @@
+// Package broken does not type-check.
+package broken
+
+func f() int {
+	return undefinedThing
+}

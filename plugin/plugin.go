@@ -1,0 +1,109 @@
+// Package plugin registers the locklint analyzers as golangci-lint v2
+// module plugins, one linter per analyzer, so that golangci-lint can enable,
+// configure and //nolint each of them by its own name.
+//
+// Importing the package registers every analyzer of all.Analyzers() with
+// //locklint:ignore suppression applied (see package suppress). Build a
+// golangci-lint binary that contains it with `golangci-lint custom` and the
+// repository's .custom-gcl.yml, or offline from tools/golangci.
+//
+// Each linter's settings are the analyzer's flags, by name:
+//
+//	linters:
+//	  settings:
+//	    custom:
+//	      lockrelease:
+//	        type: module
+//	        settings:
+//	          someflag: "value"
+package plugin
+
+import (
+	"flag"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/golangci/plugin-module-register/register"
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/analyzers/all"
+	"github.com/locklint/locklint/analyzers/suppress"
+)
+
+func init() {
+	Register(all.Analyzers()...)
+}
+
+// Register registers analyzers as golangci-lint module plugins, one per
+// analyzer name, with //locklint:ignore suppression applied. The package
+// registers the locklint analyzers itself; Register is for programs that
+// build a golangci-lint binary with analyzers of their own beside them.
+func Register(analyzers ...*analysis.Analyzer) {
+	for _, a := range suppress.Wrap(analyzers) {
+		register.Plugin(a.Name, func(settings any) (register.LinterPlugin, error) {
+			return newLinter(a, settings)
+		})
+	}
+}
+
+// linter is one analyzer as a golangci-lint plugin.
+type linter struct{ a *analysis.Analyzer }
+
+// newLinter applies the linter's settings to the analyzer's flags.
+// Unknown settings are an error, so a typo does not silently do nothing.
+func newLinter(a *analysis.Analyzer, settings any) (*linter, error) {
+	if settings != nil {
+		m, err := register.DecodeSettings[map[string]any](settings)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", a.Name, err)
+		}
+		for _, name := range slices.Sorted(maps.Keys(m)) {
+			f := a.Flags.Lookup(name)
+			if f == nil {
+				return nil, fmt.Errorf("%s: unknown setting %q (settings are the analyzer's flags: %s)", a.Name, name, flagNames(a))
+			}
+			var s string
+			switch v := m[name].(type) {
+			case string:
+				s = v
+			case bool:
+				s = strconv.FormatBool(v)
+			case float64: // JSON numbers; 1e6 must reach an int flag as 1000000
+				s = strconv.FormatFloat(v, 'f', -1, 64)
+			case []any:
+				parts := make([]string, len(v))
+				for i, e := range v {
+					parts[i] = fmt.Sprint(e)
+				}
+				s = strings.Join(parts, ",")
+			default:
+				return nil, fmt.Errorf("%s: setting %q: want a string, number, boolean or list, got %T", a.Name, name, v)
+			}
+			if err := f.Value.Set(s); err != nil {
+				return nil, fmt.Errorf("%s: setting %q: %w", a.Name, name, err)
+			}
+		}
+	}
+	return &linter{a: a}, nil
+}
+
+func flagNames(a *analysis.Analyzer) string {
+	var names []string
+	a.Flags.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// BuildAnalyzers returns the one analyzer this linter runs.
+func (l *linter) BuildAnalyzers() ([]*analysis.Analyzer, error) {
+	return []*analysis.Analyzer{l.a}, nil
+}
+
+// GetLoadMode asks golangci-lint for type information: the analyzers
+// recognise Redis clients by type.
+func (l *linter) GetLoadMode() string { return register.LoadModeTypesInfo }
