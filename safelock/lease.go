@@ -1,0 +1,209 @@
+package safelock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// Lease is one holding of a lock. Its methods are safe for concurrent use.
+type Lease struct {
+	locker *Locker
+	keys   keySet
+	token  string
+	fence  int64
+	done   chan struct{}
+
+	mu       sync.Mutex
+	ttl      time.Duration
+	deadline time.Time   // safe deadline, on the monotonic clock
+	timer    *time.Timer // declares the lease lost at deadline
+	err      error       // why done is closed; nil while held
+	released bool
+
+	stopWatchdog context.CancelFunc // nil without a watchdog
+	watchdogDone chan struct{}
+}
+
+func newLease(l *Locker, ks keySet, token string, fence int64, ttl time.Duration, deadline time.Time) *Lease {
+	lease := &Lease{locker: l, keys: ks, token: token, fence: fence, done: make(chan struct{}), ttl: ttl, deadline: deadline}
+	lease.timer = time.AfterFunc(time.Until(deadline), lease.deadlinePassed)
+	if l.opts.autoRenew {
+		lease.startWatchdog()
+	}
+	return lease
+}
+
+// Key returns the locked key.
+func (l *Lease) Key() string { return l.keys.lock }
+
+// Token returns the random value the key holds while this lease owns it.
+func (l *Lease) Token() string { return l.token }
+
+// Fence returns the fencing token: strictly greater than the fence of
+// every earlier lease on the same key (on one node; see the package
+// documentation for Redlock). Pass it to the protected resource and let it
+// reject writes with a lower fence than one it has seen.
+func (l *Lease) Fence() int64 { return l.fence }
+
+// Done is closed when the lease is released or lost.
+func (l *Lease) Done() <-chan struct{} { return l.done }
+
+// Err returns nil while the lease is held, ErrReleased after Release, and
+// an error wrapping ErrLeaseLost once it was lost.
+func (l *Lease) Err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
+
+// Deadline returns the safe deadline: until then the lease is held unless
+// Redis lost the key (or, on Redlock, a majority did). It moves with each
+// successful renew.
+func (l *Lease) Deadline() time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.deadline
+}
+
+// Release gives the lock back, deleting the key only if it still holds this
+// lease's token, in one round trip. Done is closed first. It returns an
+// error wrapping ErrLeaseLost when the key no longer held the token (it
+// expired, and perhaps another owner holds it now, whose lock is left
+// alone). Releasing again does nothing.
+func (l *Lease) Release(ctx context.Context) error {
+	l.mu.Lock()
+	if l.released {
+		l.mu.Unlock()
+		return nil
+	}
+	l.released = true
+	l.finishLocked(ErrReleased)
+	l.mu.Unlock()
+	l.waitWatchdog()
+	ok, err := l.locker.release(ctx, l.keys, l.token)
+	if err != nil {
+		return l.locker.wrap(ctx, "release", l.keys.lock, err)
+	}
+	if !ok {
+		return fmt.Errorf("%w: release %q: the key no longer holds this lease's token", ErrLeaseLost, l.keys.lock)
+	}
+	return nil
+}
+
+// Renew sets the lock's ttl, only if the key still holds this lease's
+// token, in one round trip, and moves the safe deadline to the renew's
+// start + ttl - drift allowance. It returns an error wrapping ErrLeaseLost,
+// and closes Done, when the key no longer held the token or the safe
+// deadline passed first. Other errors (network, ctx) leave the lease as it
+// was, still bound by its old deadline.
+func (l *Lease) Renew(ctx context.Context, ttl time.Duration) error {
+	if err := checkTTL(ttl); err != nil {
+		return err
+	}
+	if err := l.Err(); err != nil {
+		if errors.Is(err, ErrReleased) {
+			return fmt.Errorf("%w: renew %q: the lease was released", ErrLeaseLost, l.keys.lock)
+		}
+		return err
+	}
+	start := time.Now()
+	ok, err := l.locker.renew(ctx, l.keys, l.token, ttl)
+	if err != nil {
+		return l.locker.wrap(ctx, "renew", l.keys.lock, err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err != nil {
+		return l.err
+	}
+	if !ok {
+		l.finishLocked(fmt.Errorf("%w: renew %q: the key no longer holds this lease's token", ErrLeaseLost, l.keys.lock))
+		return l.err
+	}
+	deadline := start.Add(ttl - drift(ttl))
+	if !time.Now().Before(deadline) {
+		l.finishLocked(fmt.Errorf("%w: renew %q: ttl %v leaves no validity after the round trip", ErrLeaseLost, l.keys.lock, ttl))
+		return l.err
+	}
+	l.ttl, l.deadline = ttl, deadline
+	l.timer.Reset(time.Until(deadline))
+	return nil
+}
+
+// deadlinePassed runs on the timer; a renew may have moved the deadline.
+func (l *Lease) deadlinePassed() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err == nil && !time.Now().Before(l.deadline) {
+		l.finishLocked(fmt.Errorf("%w: %q: the safe deadline passed without a renew", ErrLeaseLost, l.keys.lock))
+	}
+}
+
+// finishLocked closes Done with the reason err; l.mu is held.
+func (l *Lease) finishLocked(err error) {
+	if l.err != nil {
+		return
+	}
+	l.err = err
+	l.timer.Stop()
+	close(l.done)
+	if l.stopWatchdog != nil {
+		l.stopWatchdog()
+	}
+}
+
+func (l *Lease) startWatchdog() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stopWatchdog != nil || l.err != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	l.stopWatchdog = cancel
+	l.watchdogDone = make(chan struct{})
+	go l.watchdog(ctx)
+}
+
+func (l *Lease) waitWatchdog() {
+	l.mu.Lock()
+	done := l.watchdogDone
+	l.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+}
+
+// watchdog renews at about a third of the ttl until the lease ends. A renew
+// that fails for a transient reason is retried soon; one that finds the
+// token gone ends the lease (Renew closes Done).
+func (l *Lease) watchdog(ctx context.Context) {
+	defer close(l.watchdogDone)
+	retry := false
+	for {
+		l.mu.Lock()
+		ttl, deadline := l.ttl, l.deadline
+		l.mu.Unlock()
+		wait := ttl/3 - ttl/12 + rand.N(ttl/6+1) // ttl/3 ± ttl/12
+		if retry {
+			wait = min(ttl/10+1, time.Until(deadline)/2)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		rctx, cancel := context.WithDeadline(ctx, deadline)
+		err := l.Renew(rctx, ttl)
+		cancel()
+		if errors.Is(err, ErrLeaseLost) || errors.Is(err, ErrReleased) || ctx.Err() != nil {
+			return
+		}
+		retry = err != nil
+	}
+}

@@ -1,0 +1,674 @@
+package safelock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/locklint/locklint/internal/redistest"
+	"github.com/redis/go-redis/v9"
+)
+
+func TestTryAcquireReleaseRenew(t *testing.T) {
+	l, c := startLocker(t)
+	ctx := testCtx(t)
+	a, err := l.TryAcquire(ctx, "job", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Get(ctx, "job").Val(); got != a.Token() || a.Key() != "job" || a.Fence() != 1 {
+		t.Fatalf("key holds %q, lease token %q key %q fence %d", got, a.Token(), a.Key(), a.Fence())
+	}
+	if _, err := l.TryAcquire(ctx, "job", time.Minute); !errors.Is(err, ErrNotAcquired) {
+		t.Fatalf("second TryAcquire: %v, want ErrNotAcquired", err)
+	}
+	if err := a.Renew(ctx, 2*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if d := c.PTTL(ctx, "job").Val(); d <= time.Minute {
+		t.Fatalf("PTTL after renew %v, want > 1m", d)
+	}
+	if err := a.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-a.Done():
+	default:
+		t.Fatal("Done not closed after Release")
+	}
+	if !errors.Is(a.Err(), ErrReleased) {
+		t.Fatalf("Err after release: %v", a.Err())
+	}
+	if err := a.Release(ctx); err != nil {
+		t.Fatalf("second Release: %v", err)
+	}
+	if err := a.Renew(ctx, time.Minute); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("Renew after Release: %v, want ErrLeaseLost", err)
+	}
+	if n := c.Exists(ctx, "job").Val(); n != 0 {
+		t.Fatal("key still exists after release")
+	}
+	b, err := l.TryAcquire(ctx, "job", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = b.Release(ctx) }()
+	if b.Fence() <= a.Fence() || b.Token() == a.Token() {
+		t.Fatalf("second lease fence %d token %q; first %d %q", b.Fence(), b.Token(), a.Fence(), a.Token())
+	}
+}
+
+// TestRoundTrips counts what goes over the wire: TryAcquire (with its
+// fence), Renew and Release are one round trip and one command each.
+func TestRoundTrips(t *testing.T) {
+	l, c := startLocker(t)
+	ctx := testCtx(t)
+	w := &wire{}
+	c.AddHook(w)
+
+	// The first renew and release learn that Redis 7 has neither SET IFEQ
+	// nor DELEX (one extra round trip each, once per Locker).
+	warm, err := l.TryAcquire(ctx, "k", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := warm.Renew(ctx, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if err := warm.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	w.take()
+
+	check := func(what string, wantCmd string) {
+		t.Helper()
+		n, cmds := w.take()
+		if n != 1 || len(cmds) != 1 || cmds[0] != wantCmd {
+			t.Errorf("%s: %d round trips, commands %v; want 1 round trip, [%s]", what, n, cmds, wantCmd)
+		}
+	}
+	for i := 0; i < 3; i++ {
+		lease, err := l.TryAcquire(ctx, "k", time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("TryAcquire", "evalsha")
+		if err := lease.Renew(ctx, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		check("Renew", "evalsha")
+		if err := lease.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		check("Release", "evalsha")
+	}
+	if _, err := l.TryAcquire(ctx, "k", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	w.take()
+	if _, err := l.TryAcquire(ctx, "k", time.Minute); !errors.Is(err, ErrNotAcquired) {
+		t.Fatal(err)
+	}
+	check("TryAcquire (held)", "evalsha")
+}
+
+// TestNoScript: after SCRIPT FLUSH the next call falls back to EVAL (which
+// loads the script again), and the one after is back to one EVALSHA.
+func TestNoScript(t *testing.T) {
+	l, c := startLocker(t)
+	ctx := testCtx(t)
+	w := &wire{}
+	c.AddHook(w)
+	a, err := l.TryAcquire(ctx, "k", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.ScriptFlush(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	w.take()
+	if _, err := l.TryAcquire(ctx, "k", time.Minute); !errors.Is(err, ErrNotAcquired) {
+		t.Fatalf("TryAcquire after SCRIPT FLUSH: %v", err)
+	}
+	if n, cmds := w.take(); n != 2 || !slices.Equal(cmds, []string{"evalsha", "eval"}) {
+		t.Errorf("after flush: %d round trips %v, want evalsha (NOSCRIPT) then eval", n, cmds)
+	}
+	if _, err := l.TryAcquire(ctx, "k", time.Minute); !errors.Is(err, ErrNotAcquired) {
+		t.Fatal(err)
+	}
+	if n, cmds := w.take(); n != 1 || !slices.Equal(cmds, []string{"evalsha"}) {
+		t.Errorf("next call: %d round trips %v, want one evalsha", n, cmds)
+	}
+	if err := c.ScriptFlush(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Release(ctx); err != nil {
+		t.Fatalf("Release after SCRIPT FLUSH: %v", err)
+	}
+}
+
+// TestNativeCommands runs on miniredis, which has DELEX IFEQ but not
+// SET IFEQ: release goes native (DELEX pipelined with the wake-up PUBLISH,
+// one round trip), renew falls back to Lua once and stays there.
+func TestNativeCommands(t *testing.T) {
+	m := miniredis.RunT(t)
+	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	defer c.Close()
+	w := &wire{}
+	c.AddHook(w)
+	l := New(c)
+	defer l.Close()
+	ctx := testCtx(t)
+
+	for i := 0; i < 2; i++ {
+		a, err := l.TryAcquire(ctx, "k", time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.take()
+		if err := a.Renew(ctx, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		n, cmds := w.take()
+		if i == 0 && (n != 3 || !slices.Equal(cmds, []string{"set", "evalsha", "eval"})) {
+			t.Errorf("first renew: %d round trips %v, want SET IFEQ, then the Lua fallback (not loaded yet)", n, cmds)
+		}
+		if i == 1 && (n != 1 || cmds[0] != "evalsha") {
+			t.Errorf("second renew: %d round trips %v, want one evalsha", n, cmds)
+		}
+		if err := a.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n, cmds := w.take(); n != 1 || !slices.Equal(cmds, []string{"delex", "publish"}) {
+			t.Errorf("release: %d round trips %v, want one pipeline [delex publish]", n, cmds)
+		}
+		if m.Exists("k") {
+			t.Fatal("key exists after native release")
+		}
+	}
+	// DELEX IFEQ leaves another owner's lock alone.
+	a, err := l.TryAcquire(ctx, "k", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Set("k", "someone else"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Release(ctx); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("release of a taken-over key: %v, want ErrLeaseLost", err)
+	}
+	if v, _ := m.Get("k"); v != "someone else" {
+		t.Fatalf("other owner's lock changed to %q", v)
+	}
+}
+
+// TestLuaPathOnRedis7 shows the detection on a server without DELEX: the
+// Locker falls back to Lua once and remembers it.
+func TestLuaPathOnRedis7(t *testing.T) {
+	l, c := startLocker(t)
+	ctx := testCtx(t)
+	w := &wire{}
+	c.AddHook(w)
+	for i := 0; i < 2; i++ {
+		a, err := l.TryAcquire(ctx, "k", time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.take()
+		if err := a.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		_, cmds := w.take()
+		want := []string{"evalsha"}
+		if i == 0 {
+			want = []string{"delex", "publish", "evalsha", "eval"} // learn; load the script
+		}
+		if !slices.Equal(cmds, want) {
+			t.Errorf("release %d: %v, want %v", i, cmds, want)
+		}
+	}
+}
+
+// TestStaleHolder: A's lease expires, B acquires; A's Release and Renew
+// report ErrLeaseLost and leave B's lock alone; fences increase.
+func TestStaleHolder(t *testing.T) {
+	l, c := startLocker(t)
+	ctx := testCtx(t)
+	a, err := l.TryAcquire(ctx, "stale", 80*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, c, "stale")
+	<-a.Done() // by its safe deadline, which is before the key expired
+	if !errors.Is(a.Err(), ErrLeaseLost) {
+		t.Fatalf("A.Err() = %v, want ErrLeaseLost", a.Err())
+	}
+	b, err := l.TryAcquire(ctx, "stale", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Renew(ctx, time.Minute); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("A.Renew: %v, want ErrLeaseLost", err)
+	}
+	if err := a.Release(ctx); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("A.Release: %v, want ErrLeaseLost", err)
+	}
+	if got := c.Get(ctx, "stale").Val(); got != b.Token() {
+		t.Fatalf("key holds %q after A's calls, want B's token", got)
+	}
+	if b.Fence() <= a.Fence() {
+		t.Fatalf("B fence %d <= A fence %d", b.Fence(), a.Fence())
+	}
+	if err := b.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStaleRenewBeforeDeadline: the key vanished (as after a failover) but
+// A's deadline has not passed; Renew finds out and closes Done.
+func TestRenewFindsKeyGone(t *testing.T) {
+	l, c := startLocker(t)
+	ctx := testCtx(t)
+	a, err := l.TryAcquire(ctx, "gone", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Set(ctx, "gone", "other", time.Minute).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Renew(ctx, time.Minute); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("Renew: %v, want ErrLeaseLost", err)
+	}
+	select {
+	case <-a.Done():
+	default:
+		t.Fatal("Done open after a failed renew")
+	}
+	if got := c.Get(ctx, "gone").Val(); got != "other" {
+		t.Fatalf("other owner's value changed to %q", got)
+	}
+}
+
+// TestDoneBeforeOthersGetIn: a holder that stops renewing sees Done closed
+// no later than the moment another client first gets the lock.
+func TestDoneBeforeOthersGetIn(t *testing.T) {
+	l, _ := startLocker(t)
+	ctx := testCtx(t)
+	for round := 0; round < 3; round++ {
+		key := fmt.Sprintf("pause-%d", round)
+		a, err := l.TryAcquire(ctx, key, 150*time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Until(a.Deadline()); d > 150*time.Millisecond-drift(150*time.Millisecond) {
+			t.Fatalf("deadline %v ahead, beyond ttl - drift", d)
+		}
+		for {
+			b, err := l.TryAcquire(ctx, key, time.Minute)
+			if errors.Is(err, ErrNotAcquired) {
+				time.Sleep(time.Millisecond)
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-a.Done():
+			default:
+				t.Fatalf("round %d: B got the lock while A's Done was still open", round)
+			}
+			_ = b.Release(ctx)
+			break
+		}
+	}
+}
+
+func TestContextEnds(t *testing.T) {
+	l, _ := startLocker(t)
+	ctx := testCtx(t)
+	h, err := l.TryAcquire(ctx, "busy", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = h.Release(ctx) }()
+
+	dctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = l.Acquire(dctx, "busy", time.Minute)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Acquire past deadline: %v, want DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("Acquire returned %v after its deadline", d)
+	}
+
+	cctx, cancel2 := context.WithCancel(ctx)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := l.Acquire(cctx, "busy", time.Minute)
+		errc <- err
+	}()
+	cancel2()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled Acquire: %v, want Canceled", err)
+	}
+
+	done, cancel3 := context.WithCancel(ctx)
+	cancel3()
+	if _, err := l.TryAcquire(done, "other", time.Minute); !errors.Is(err, context.Canceled) {
+		t.Fatalf("TryAcquire with cancelled ctx: %v", err)
+	}
+	if err := h.Renew(done, time.Minute); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Renew with cancelled ctx: %v", err)
+	}
+	if h.Err() != nil {
+		t.Fatal("a cancelled Renew ended the lease")
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	m := miniredis.RunT(t)
+	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	defer c.Close()
+	ctx := testCtx(t)
+	var typedNil *redis.Client
+	cases := map[string]func() error{
+		"empty key":  func() error { _, err := New(c).TryAcquire(ctx, "", time.Second); return err },
+		"zero ttl":   func() error { _, err := New(c).TryAcquire(ctx, "k", 0); return err },
+		"ttl < 1ms":  func() error { _, err := New(c).Acquire(ctx, "k", 500*time.Microsecond); return err },
+		"negative":   func() error { _, err := New(c).TryAcquire(ctx, "k", -time.Second); return err },
+		"nil client": func() error { _, err := New(nil).TryAcquire(ctx, "k", time.Second); return err },
+		"typed nil":  func() error { _, err := New(typedNil).Acquire(ctx, "k", time.Second); return err },
+		"nil Do":     func() error { return New(c).Do(ctx, "k", time.Second, nil) },
+		"Do nil client": func() error {
+			return New(nil).Do(ctx, "k", time.Second, func(context.Context, *Lease) error { return nil })
+		},
+		"no nodes":       func() error { _, err := NewRedlock(nil).TryAcquire(ctx, "k", time.Second); return err },
+		"nil node":       func() error { _, err := NewRedlock([]redis.UniversalClient{c, nil}).TryAcquire(ctx, "k", time.Second); return err },
+		"fair redlock":   func() error { _, err := NewRedlock([]redis.UniversalClient{c, c, c}, WithFairness()).TryAcquire(ctx, "k", time.Second); return err },
+		"replica ack 0":  func() error { _, err := New(c, WithReplicaAck(0, time.Second)).TryAcquire(ctx, "k", time.Second); return err },
+		"bad backoff":    func() error { _, err := New(c, WithBackoff(time.Second, time.Millisecond)).Acquire(ctx, "k", time.Second); return err },
+		"node timeout":   func() error { _, err := New(c, WithNodeTimeout(0)).TryAcquire(ctx, "k", time.Second); return err },
+		"brace key":      func() error { _, err := New(c).TryAcquire(ctx, "a}b", time.Second); return err },
+		"ReleaseKey nil": func() error { _, err := ReleaseKey(ctx, nil, "k", "t"); return err },
+		"ReleaseKey typed nil": func() error {
+			_, err := ReleaseKey(ctx, typedNil, "k", "t")
+			return err
+		},
+		"ReleaseKey no token": func() error { _, err := ReleaseKey(ctx, c, "k", ""); return err },
+		"RenewKey no key":     func() error { _, err := RenewKey(ctx, c, "", "t", time.Second); return err },
+		"RenewKey ttl":        func() error { _, err := RenewKey(ctx, c, "k", "t", 0); return err },
+	}
+	for name, fn := range cases {
+		t.Run(name, func(t *testing.T) {
+			err := fn()
+			if !errors.Is(err, ErrInvalid) {
+				t.Fatalf("got %v, want ErrInvalid", err)
+			}
+			t.Log(err)
+		})
+	}
+	var nilLocker *Locker
+	if _, err := nilLocker.TryAcquire(ctx, "k", time.Second); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("nil Locker: %v", err)
+	}
+	if len(m.Keys()) != 0 {
+		t.Fatalf("bad input wrote keys %v", m.Keys())
+	}
+	lease, err := New(c).TryAcquire(ctx, "renew-ttl", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lease.Renew(ctx, 0); !errors.Is(err, ErrInvalid) || lease.Err() != nil {
+		t.Fatalf("Renew(0): %v (lease err %v), want ErrInvalid and the lease kept", err, lease.Err())
+	}
+	if err := lease.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFreeFunctions(t *testing.T) {
+	_, c := startLocker(t)
+	ctx := testCtx(t)
+	tok := NewToken()
+	if len(tok) < 22 || tok == NewToken() {
+		t.Fatalf("token %q: want >= 128 bits, distinct", tok)
+	}
+	if err := c.Set(ctx, "k", tok, time.Minute).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := RenewKey(ctx, c, "k", "wrong", time.Hour); ok || err != nil {
+		t.Fatalf("RenewKey with wrong token: %v %v", ok, err)
+	}
+	if ok, err := RenewKey(ctx, c, "k", tok, time.Hour); !ok || err != nil {
+		t.Fatalf("RenewKey: %v %v", ok, err)
+	}
+	if d := c.PTTL(ctx, "k").Val(); d <= time.Minute {
+		t.Fatalf("PTTL %v after RenewKey", d)
+	}
+	if ok, err := ReleaseKey(ctx, c, "k", "wrong"); ok || err != nil {
+		t.Fatalf("ReleaseKey with wrong token: %v %v", ok, err)
+	}
+	if ok, err := ReleaseKey(ctx, c, "k", tok); !ok || err != nil {
+		t.Fatalf("ReleaseKey: %v %v", ok, err)
+	}
+	if c.Exists(ctx, "k").Val() != 0 {
+		t.Fatal("key exists after ReleaseKey")
+	}
+}
+
+// TestAcquireWakesOnRelease: with backoff and holder ttl of an hour, a
+// waiter can only get the lock soon through the release notification.
+func TestAcquireWakesOnRelease(t *testing.T) {
+	for _, fair := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fair=%v", fair), func(t *testing.T) {
+			opts := []Option{WithBackoff(time.Hour, time.Hour)}
+			if fair {
+				opts = append(opts, WithFairness())
+			}
+			l, c := startLocker(t, opts...)
+			ctx := testCtx(t)
+			h, err := l.TryAcquire(ctx, "wake", time.Hour)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make(chan error, 1)
+			go func() {
+				lease, err := l.Acquire(ctx, "wake", time.Minute)
+				if err == nil {
+					err = lease.Release(ctx)
+				}
+				got <- err
+			}()
+			waitSubscribed(t, c, "safelock:released:wake")
+			if err := h.Release(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := <-got; err != nil {
+				t.Fatalf("waiter: %v", err)
+			}
+		})
+	}
+}
+
+// waitSubscribed polls until a client subscribes to channel.
+func waitSubscribed(t testing.TB, c *redis.Client, channel string) {
+	t.Helper()
+	ctx := testCtx(t)
+	for {
+		n, err := c.PubSubNumSub(ctx, channel).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n[channel] > 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("no subscriber")
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+}
+
+func TestAcquireContended(t *testing.T) {
+	l, _ := startLocker(t, WithBackoff(time.Millisecond, 20*time.Millisecond))
+	ctx := testCtx(t)
+	var (
+		mu     sync.Mutex
+		inside int
+		fences []int64
+		wg     sync.WaitGroup
+	)
+	for g := 0; g < 8; g++ {
+		wg.Go(func() {
+			for i := 0; i < 10; i++ {
+				lease, err := l.Acquire(ctx, "shared", time.Second)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				inside++
+				if inside != 1 {
+					t.Errorf("%d holders at once", inside)
+				}
+				fences = append(fences, lease.Fence())
+				mu.Unlock()
+				mu.Lock()
+				inside--
+				mu.Unlock()
+				if err := lease.Release(ctx); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if !slices.IsSorted(fences) || len(slices.Compact(fences)) != 80 {
+		t.Fatalf("fences in grant order not strictly increasing: %v", fences)
+	}
+}
+
+func TestClusterClient(t *testing.T) {
+	nodes := redistest.StartCluster(t)
+	cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: redistest.ClusterAddrs(nodes)})
+	defer cc.Close()
+	l := New(cc, WithFairness())
+	defer l.Close()
+	ctx := testCtx(t)
+	for _, key := range []string{"a", "job:42", "{user:7}:lock", "x{y"} {
+		ks, err := lockKeys(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{ks.fence, ks.queue, ks.deadlines} {
+			want, _ := cc.ClusterKeySlot(ctx, key).Result()
+			got, _ := cc.ClusterKeySlot(ctx, k).Result()
+			if got != want {
+				t.Fatalf("%q slot %d, derived %q slot %d", key, want, k, got)
+			}
+		}
+		var last int64
+		for i := 0; i < 3; i++ {
+			a, err := l.Acquire(ctx, key, time.Minute)
+			if err != nil {
+				t.Fatalf("%q: %v", key, err)
+			}
+			if _, err := l.TryAcquire(ctx, key, time.Minute); !errors.Is(err, ErrNotAcquired) {
+				t.Fatalf("%q held: %v", key, err)
+			}
+			if err := a.Renew(ctx, time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			if a.Fence() <= last {
+				t.Fatalf("fence %d after %d", a.Fence(), last)
+			}
+			last = a.Fence()
+			if err := a.Release(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// A waiter on a cluster is woken through pub/sub too.
+	h, err := l.TryAcquire(ctx, "wake", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wl := New(cc, WithBackoff(time.Hour, time.Hour))
+	defer wl.Close()
+	got := make(chan error, 1)
+	go func() {
+		lease, err := wl.Acquire(ctx, "wake", time.Minute)
+		if err == nil {
+			err = lease.Release(ctx)
+		}
+		got <- err
+	}()
+	time.Sleep(50 * time.Millisecond) // let the waiter subscribe (the wake-up is checked by the hour-long backoff)
+	if err := h.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-got; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReplicated: a UniversalClient on a primary with a replica, and
+// WithReplicaAck passing (1 replica) and failing (2 asked for).
+func TestReplicated(t *testing.T) {
+	primary, _ := redistest.StartReplicated(t)
+	uc := redis.NewUniversalClient(&redis.UniversalOptions{Addrs: []string{primary.Addr()}})
+	defer uc.Close()
+	ctx := testCtx(t)
+	w := &wire{}
+	uc.AddHook(w)
+
+	l := New(uc, WithReplicaAck(1, 2*time.Second))
+	defer l.Close()
+	a, err := l.TryAcquire(ctx, "r", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, cmds := w.take(); n != 2 || !slices.Equal(cmds, []string{"evalsha", "wait", "eval", "wait"}) {
+		t.Errorf("first acquire with replica ack: %d round trips %v, want NOSCRIPT then EVAL, each with WAIT", n, cmds)
+	}
+	if err := a.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	b, err := l.TryAcquire(ctx, "r", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	w.take()
+	c, err := l.TryAcquire(ctx, "r", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, cmds := w.take(); n != 1 || !slices.Equal(cmds, []string{"evalsha", "wait"}) {
+		t.Errorf("acquire with replica ack: %d round trips %v, want one pipeline [evalsha wait]", n, cmds)
+	}
+	if err := c.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	strict := New(uc, WithReplicaAck(2, 50*time.Millisecond))
+	defer strict.Close()
+	if _, err := strict.TryAcquire(ctx, "r", time.Minute); !errors.Is(err, ErrReplicaAck) {
+		t.Fatalf("2 replicas asked, 1 present: %v, want ErrReplicaAck", err)
+	} else {
+		t.Log(err)
+	}
+	if n := uc.Exists(ctx, "r").Val(); n != 0 {
+		t.Fatal("lock left behind after ErrReplicaAck")
+	}
+}

@@ -1,0 +1,492 @@
+package safelock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Errors returned by the package. Test them with errors.Is: most are wrapped
+// with the key and the reason.
+var (
+	// ErrNotAcquired: another owner holds the lock (or, with WithFairness,
+	// other waiters are ahead in the queue).
+	ErrNotAcquired = errors.New("safelock: not acquired")
+	// ErrLeaseLost: the key no longer holds this lease's token, or the
+	// lease's safe deadline passed before a renew succeeded.
+	ErrLeaseLost = errors.New("safelock: lease lost")
+	// ErrReleased is a released lease's Err.
+	ErrReleased = errors.New("safelock: lease released")
+	// ErrReplicaAck: fewer replicas than WithReplicaAck asked for
+	// acknowledged the acquire; the lock was given back.
+	ErrReplicaAck = errors.New("safelock: too few replicas acknowledged")
+	// ErrInvalid: bad input (empty key, ttl below 1ms, nil client, no nodes).
+	ErrInvalid = errors.New("safelock: invalid argument")
+)
+
+// Drift allowance: a lease counts itself lost at acquire start + ttl -
+// (ttl/100 + 2ms), measured on the local monotonic clock. The allowance
+// covers the server's clock running fast relative to ours (Redis expires
+// keys by its wall clock) and the expiry granularity.
+const (
+	driftFactor = 100
+	driftFixed  = 2 * time.Millisecond
+)
+
+func drift(ttl time.Duration) time.Duration { return ttl/driftFactor + driftFixed }
+
+// Defaults for the options.
+const (
+	defaultBackoffMin  = 2 * time.Millisecond
+	defaultBackoffMax  = 100 * time.Millisecond
+	defaultWaiterTTL   = 2 * time.Second
+	subscribeWait      = 250 * time.Millisecond // longest wait for a SUBSCRIBE confirmation
+	cleanupTimeout     = time.Second            // for releases and queue exits after ctx ended
+	defaultNodeTimeout = 50 * time.Millisecond
+)
+
+// Option configures a Locker.
+type Option func(*options)
+
+type options struct {
+	fair           bool
+	waiterTTL      time.Duration
+	autoRenew      bool
+	replicas       int
+	replicaTimeout time.Duration
+	backoffMin     time.Duration
+	backoffMax     time.Duration
+	nodeTimeout    time.Duration
+	err            error
+}
+
+// WithFairness makes the lock first come, first served: Acquire joins a
+// queue in Redis and the lock passes only to the longest waiter. A waiter
+// that stops asking (its process died) leaves the queue by itself after
+// about two seconds. TryAcquire never joins the queue and fails while
+// anyone is queued. Not available with NewRedlock.
+func WithFairness() Option { return func(o *options) { o.fair = true } }
+
+// WithAutoRenew starts a watchdog for every lease: it renews at about a
+// third of the ttl (with jitter) and retries failed renews until the safe
+// deadline. Done closes as soon as Redis answers that the key no longer
+// holds the token, or when the safe deadline passes.
+func WithAutoRenew() Option { return func(o *options) { o.autoRenew = true } }
+
+// WithReplicaAck sends WAIT n timeout in the same round trip as the acquire
+// and, when fewer than n replicas acknowledge in time, releases the lock and
+// fails with ErrReplicaAck. This narrows, but does not close, the window in
+// which a failover hands the lock to a second owner: WAIT does not make
+// Redis strongly consistent. Keep timeout below the client's read timeout.
+func WithReplicaAck(n int, timeout time.Duration) Option {
+	return func(o *options) {
+		if n < 1 || timeout < time.Millisecond {
+			o.err = fmt.Errorf("%w: WithReplicaAck(%d, %v) needs n >= 1 and timeout >= 1ms", ErrInvalid, n, timeout)
+			return
+		}
+		o.replicas, o.replicaTimeout = n, timeout
+	}
+}
+
+// WithBackoff sets the bounds of Acquire's capped exponential backoff with
+// full jitter between attempts that no release notification cut short.
+func WithBackoff(lo, hi time.Duration) Option {
+	return func(o *options) {
+		if lo <= 0 || hi < lo {
+			o.err = fmt.Errorf("%w: WithBackoff(%v, %v) needs 0 < min <= max", ErrInvalid, lo, hi)
+			return
+		}
+		o.backoffMin, o.backoffMax = lo, hi
+	}
+}
+
+// WithNodeTimeout bounds each node's answer in a Redlock attempt (default
+// 50ms); a slow node counts as a refusal.
+func WithNodeTimeout(d time.Duration) Option {
+	return func(o *options) {
+		if d <= 0 {
+			o.err = fmt.Errorf("%w: WithNodeTimeout(%v) needs a positive duration", ErrInvalid, d)
+			return
+		}
+		o.nodeTimeout = d
+	}
+}
+
+// Locker takes leases on one Redis deployment (New) or on a majority of
+// independent ones (NewRedlock). It is safe for concurrent use.
+type Locker struct {
+	nodes  []*node
+	opts   options
+	err    error // bad construction, reported by every call
+	notify *notifier
+}
+
+// New returns a Locker on client: a plain, failover or cluster client.
+// A nil client gives a Locker whose every call fails with ErrInvalid.
+func New(client redis.UniversalClient, opts ...Option) *Locker {
+	l := newLocker([]redis.UniversalClient{client}, opts)
+	if isNil(client) {
+		l.err = fmt.Errorf("%w: nil redis client", ErrInvalid)
+	}
+	return l
+}
+
+// NewRedlock returns a Locker that takes each lease on a majority of
+// independent Redis deployments (the Redlock algorithm): attempts run in
+// parallel with a short per-node timeout, the lease's validity is ttl minus
+// the time the attempt took minus the drift allowance, and a failed attempt
+// is released on every node. Its Fence is the highest per-node counter of
+// the granting majority; see the package documentation for what that
+// guarantees.
+func NewRedlock(clients []redis.UniversalClient, opts ...Option) *Locker {
+	l := newLocker(clients, opts)
+	switch {
+	case len(clients) == 0:
+		l.err = fmt.Errorf("%w: NewRedlock needs at least one client", ErrInvalid)
+	case l.opts.fair && len(clients) > 1:
+		l.err = fmt.Errorf("%w: WithFairness is not available with NewRedlock", ErrInvalid)
+	}
+	for i, c := range clients {
+		if isNil(c) {
+			l.err = fmt.Errorf("%w: NewRedlock client %d is nil", ErrInvalid, i)
+		}
+	}
+	return l
+}
+
+func newLocker(clients []redis.UniversalClient, opts []Option) *Locker {
+	l := &Locker{opts: options{
+		waiterTTL:   defaultWaiterTTL,
+		backoffMin:  defaultBackoffMin,
+		backoffMax:  defaultBackoffMax,
+		nodeTimeout: defaultNodeTimeout,
+	}}
+	for _, o := range opts {
+		if o != nil {
+			o(&l.opts)
+		}
+	}
+	l.err = l.opts.err
+	for _, c := range clients {
+		l.nodes = append(l.nodes, &node{c: c})
+	}
+	if len(clients) > 0 && !isNil(clients[0]) {
+		l.notify = newNotifier(clients[0])
+	}
+	return l
+}
+
+// Close stops the Locker's pub/sub connection, used by waiting Acquire
+// calls. It does not close the Redis clients, and leases stay valid.
+func (l *Locker) Close() error {
+	if l == nil || l.notify == nil {
+		return nil
+	}
+	return l.notify.close()
+}
+
+func (l *Locker) check(key string, ttl time.Duration) (keySet, error) {
+	if l == nil {
+		return keySet{}, fmt.Errorf("%w: nil Locker", ErrInvalid)
+	}
+	if l.err != nil {
+		return keySet{}, l.err
+	}
+	ks, err := lockKeys(key)
+	if err != nil {
+		return keySet{}, err
+	}
+	return ks, checkTTL(ttl)
+}
+
+// TryAcquire makes one attempt to take key for ttl. It returns
+// ErrNotAcquired when another owner holds it. On one node it costs one
+// round trip: the acquire script sets the key and issues the fence.
+func (l *Locker) TryAcquire(ctx context.Context, key string, ttl time.Duration) (*Lease, error) {
+	ks, err := l.check(key, ttl)
+	if err != nil {
+		return nil, err
+	}
+	lease, _, err := l.attempt(ctx, ks, NewToken(), ttl, false)
+	return lease, err
+}
+
+// Acquire waits until it takes key for ttl or ctx ends; then the error
+// wraps ctx.Err(). A release wakes waiters at once through pub/sub; between
+// wake-ups a waiter retries with capped exponential backoff and full jitter,
+// and never sleeps past the holder's remaining ttl.
+func (l *Locker) Acquire(ctx context.Context, key string, ttl time.Duration) (*Lease, error) {
+	ks, err := l.check(key, ttl)
+	if err != nil {
+		return nil, err
+	}
+	return l.acquire(ctx, ks, ttl)
+}
+
+func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Lease, error) {
+	token := NewToken()
+	start := time.Now()
+	lease, g, err := l.attempt(ctx, ks, token, ttl, true)
+	if !errors.Is(err, ErrNotAcquired) {
+		return lease, err
+	}
+	w := l.notify.subscribe(ctx, ks.channel, token, l.opts.fair)
+	defer l.notify.unsubscribe(w)
+	if w != nil && (w.since.IsZero() || w.since.After(start)) {
+		// The subscription is newer than the attempt: a release in
+		// between was not heard, so look again now.
+		lease, g, err = l.attempt(ctx, ks, token, ttl, true)
+	}
+	for try := 0; errors.Is(err, ErrNotAcquired); try++ {
+		if err = l.wait(ctx, w, l.pause(g, try)); err != nil {
+			break
+		}
+		lease, g, err = l.attempt(ctx, ks, token, ttl, true)
+	}
+	if err != nil && l.opts.fair {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		_ = l.nodes[0].leaveQueue(cctx, ks, token) // else it leaves after the waiter ttl
+	}
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("safelock: acquire %q: %w", ks.lock, ctx.Err())
+	}
+	return lease, err
+}
+
+// pause is how long a waiter sleeps unless a release wakes it.
+func (l *Locker) pause(g grant, try int) time.Duration {
+	if l.opts.fair && !g.head {
+		// Not first in line: only keep the place in the queue.
+		return l.opts.waiterTTL/4 + rand.N(l.opts.waiterTTL/12)
+	}
+	hi := l.opts.backoffMax
+	if try < 30 && l.opts.backoffMin<<try < hi {
+		hi = l.opts.backoffMin << try
+	}
+	d := rand.N(hi) + 1 // full jitter
+	if g.pttl > 0 && g.pttl < d {
+		d = g.pttl + time.Millisecond/2 // the holder's key expires by then
+	}
+	return d
+}
+
+func (l *Locker) wait(ctx context.Context, w *waiter, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	var wake <-chan struct{}
+	if w != nil {
+		wake = w.wake
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+	case <-wake:
+	}
+	return nil
+}
+
+// attempt makes one try on every node and returns a lease when the key was
+// taken on all of them (one node) or on a majority (Redlock).
+func (l *Locker) attempt(ctx context.Context, ks keySet, token string, ttl time.Duration, enqueue bool) (*Lease, grant, error) {
+	start := time.Now()
+	if len(l.nodes) == 1 {
+		g, err := l.nodes[0].acquire(ctx, ks, token, ttl, &l.opts, enqueue)
+		if err != nil {
+			return nil, g, l.wrap(ctx, "acquire", ks.lock, err)
+		}
+		if !g.ok {
+			return nil, g, ErrNotAcquired
+		}
+		return l.grantLease(ctx, ks, token, ttl, start, g.fence)
+	}
+	return l.attemptQuorum(ctx, ks, token, ttl, start)
+}
+
+func (l *Locker) attemptQuorum(ctx context.Context, ks keySet, token string, ttl time.Duration, start time.Time) (*Lease, grant, error) {
+	type result struct {
+		g   grant
+		err error
+	}
+	res := make([]result, len(l.nodes))
+	l.each(ctx, func(ctx context.Context, i int, n *node) {
+		res[i].g, res[i].err = n.acquire(ctx, ks, token, ttl, &l.opts, false)
+	})
+	var (
+		granted []int
+		errs    []error
+		fence   int64
+		hint    grant
+	)
+	for i, r := range res {
+		switch {
+		case r.err != nil:
+			errs = append(errs, fmt.Errorf("node %d: %w", i, r.err))
+		case r.g.ok:
+			granted = append(granted, i)
+			fence = max(fence, r.g.fence)
+		case r.g.pttl > hint.pttl:
+			hint = r.g
+		}
+	}
+	quorum := len(l.nodes)/2 + 1
+	if len(granted) >= quorum && time.Since(start) < ttl-drift(ttl) {
+		// Lift the granting nodes' counters to this fence before anyone
+		// uses it, so any later majority (which shares a node with this
+		// one) issues a higher fence.
+		raised := make([]bool, len(l.nodes))
+		l.each(ctx, func(ctx context.Context, i int, n *node) {
+			if res[i].g.ok {
+				raised[i] = n.raiseFence(ctx, ks, fence) == nil
+			}
+		})
+		count := 0
+		for _, ok := range raised {
+			if ok {
+				count++
+			}
+		}
+		if count >= quorum {
+			return l.grantLease(ctx, ks, token, ttl, start, fence)
+		}
+		errs = append(errs, fmt.Errorf("fence raised on %d nodes only", count))
+	}
+	l.releaseAll(ctx, ks, token)
+	if ctx.Err() != nil {
+		return nil, hint, fmt.Errorf("safelock: acquire %q: %w", ks.lock, ctx.Err())
+	}
+	if len(errs) > len(l.nodes)-quorum {
+		return nil, hint, fmt.Errorf("safelock: acquire %q: %d of %d nodes granted, quorum %d: %w",
+			ks.lock, len(granted), len(l.nodes), quorum, errors.Join(errs...))
+	}
+	return nil, hint, ErrNotAcquired
+}
+
+// grantLease turns a successful attempt into a Lease, unless the attempt
+// took so long that the lease would already be past its safe deadline.
+func (l *Locker) grantLease(ctx context.Context, ks keySet, token string, ttl time.Duration, start time.Time, fence int64) (*Lease, grant, error) {
+	deadline := start.Add(ttl - drift(ttl))
+	if !time.Now().Before(deadline) {
+		l.releaseAll(ctx, ks, token)
+		return nil, grant{}, fmt.Errorf("safelock: acquire %q: ttl %v leaves no validity after the round trip and the drift allowance %v", ks.lock, ttl, drift(ttl))
+	}
+	return newLease(l, ks, token, fence, ttl, deadline), grant{ok: true, fence: fence}, nil
+}
+
+func (l *Locker) releaseAll(ctx context.Context, ks keySet, token string) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	_, _ = l.release(cctx, ks, token)
+}
+
+// each runs fn on every node in parallel, each call bounded by the node
+// timeout, and returns when all have returned.
+func (l *Locker) each(ctx context.Context, fn func(ctx context.Context, i int, n *node)) {
+	var wg sync.WaitGroup
+	for i, n := range l.nodes {
+		wg.Go(func() {
+			nctx, cancel := context.WithTimeout(ctx, l.opts.nodeTimeout)
+			defer cancel()
+			fn(nctx, i, n)
+		})
+	}
+	wg.Wait()
+}
+
+// release and renew report whether the key still held the token: on one
+// node, there; with Redlock, on a majority.
+func (l *Locker) release(ctx context.Context, ks keySet, token string) (bool, error) {
+	if len(l.nodes) == 1 {
+		return l.nodes[0].release(ctx, ks, token, l.opts.fair)
+	}
+	return l.quorum(ctx, func(ctx context.Context, n *node) (bool, error) {
+		return n.release(ctx, ks, token, false)
+	})
+}
+
+func (l *Locker) renew(ctx context.Context, ks keySet, token string, ttl time.Duration) (bool, error) {
+	if len(l.nodes) == 1 {
+		return l.nodes[0].renew(ctx, ks, token, ttl)
+	}
+	return l.quorum(ctx, func(ctx context.Context, n *node) (bool, error) {
+		return n.renew(ctx, ks, token, ttl)
+	})
+}
+
+func (l *Locker) quorum(ctx context.Context, fn func(context.Context, *node) (bool, error)) (bool, error) {
+	oks := make([]bool, len(l.nodes))
+	errs := make([]error, len(l.nodes))
+	l.each(ctx, func(ctx context.Context, i int, n *node) { oks[i], errs[i] = fn(ctx, n) })
+	count, failed := 0, 0
+	for i := range oks {
+		if oks[i] {
+			count++
+		}
+		if errs[i] != nil {
+			failed++
+		}
+	}
+	quorum := len(l.nodes)/2 + 1
+	if count < quorum && failed > len(l.nodes)-quorum {
+		return false, errors.Join(errs...)
+	}
+	return count >= quorum, nil
+}
+
+// wrap reports a failed command, as ctx's error when ctx ended.
+func (l *Locker) wrap(ctx context.Context, op, key string, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("safelock: %s %q: %w", op, key, ctx.Err())
+	}
+	return fmt.Errorf("safelock: %s %q: %w", op, key, err)
+}
+
+// Do takes key (waiting like Acquire), runs fn while a watchdog renews the
+// lease, and releases it. fn's ctx is cancelled when the lease is lost. Do
+// returns fn's error; else the loss of the lease during fn (the work may
+// not have been protected to the end); else the release error.
+func (l *Locker) Do(ctx context.Context, key string, ttl time.Duration, fn func(ctx context.Context, l *Lease) error) error {
+	ks, err := l.check(key, ttl)
+	if err != nil {
+		return err
+	}
+	if fn == nil {
+		return fmt.Errorf("%w: nil func", ErrInvalid)
+	}
+	lease, err := l.acquire(ctx, ks, ttl)
+	if err != nil {
+		return err
+	}
+	lease.startWatchdog()
+	fctx, cancel := context.WithCancel(ctx)
+	fnDone := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		select {
+		case <-lease.Done():
+			cancel()
+		case <-fnDone:
+		}
+	})
+	err = fn(fctx, lease)
+	close(fnDone)
+	wg.Wait()
+	cancel()
+	lost := lease.Err()
+	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer rcancel()
+	rerr := lease.Release(rctx)
+	switch {
+	case err != nil:
+		return err
+	case lost != nil:
+		return lost
+	}
+	return rerr
+}

@@ -1,0 +1,207 @@
+package safelock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Whether a server has a native command (DELEX IFEQ, SET IFEQ), learnt on
+// first use and kept for the node's lifetime.
+const (
+	unknown int32 = iota
+	supported
+	unsupported
+)
+
+// node is one Redis deployment (a server, a primary, or a whole cluster)
+// that a Locker takes locks on.
+type node struct {
+	c       redis.UniversalClient
+	delex   atomic.Int32 // DELEX key IFEQ token
+	setIfeq atomic.Int32 // SET key token PX ttl IFEQ token
+}
+
+// grant is the answer to one acquire attempt on one node.
+type grant struct {
+	ok    bool
+	fence int64
+	pttl  time.Duration // holder's remaining ttl when !ok; 0 when free but queued behind others
+	head  bool          // fair mode: this waiter is first in the queue
+}
+
+func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Duration, o *options, enqueue bool) (grant, error) {
+	s, keys := acquireScript, []string{ks.lock, ks.fence}
+	args := []any{token, ttl.Milliseconds()}
+	if o.fair {
+		s, keys = fairAcquire, []string{ks.lock, ks.fence, ks.queue, ks.deadlines}
+		join := "0"
+		if enqueue {
+			join = "1"
+		}
+		args = append(args, o.waiterTTL.Milliseconds(), join)
+	}
+	var (
+		res  []any
+		acks int64
+		err  error
+	)
+	if o.replicas > 0 {
+		res, acks, err = n.runAndWait(ctx, s, keys, args, o.replicas, o.replicaTimeout)
+	} else {
+		res, err = s.Run(ctx, n.c, keys, args...).Slice()
+	}
+	if err != nil {
+		return grant{}, err
+	}
+	g, err := parseGrant(res)
+	if err != nil || !g.ok || o.replicas == 0 || acks >= int64(o.replicas) {
+		return g, err
+	}
+	// Too few replicas have the lock: a failover now could hand it to a
+	// second owner. Give it back and fail.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	_, rerr := n.release(rctx, ks, token, o.fair)
+	return grant{}, errors.Join(fmt.Errorf("%w: %d of %d replicas acknowledged the lock on %q within %v",
+		ErrReplicaAck, acks, o.replicas, ks.lock, o.replicaTimeout), rerr)
+}
+
+func parseGrant(res []any) (grant, error) {
+	if len(res) < 2 {
+		return grant{}, fmt.Errorf("safelock: unexpected acquire reply %v", res)
+	}
+	ok, _ := res[0].(int64)
+	v, _ := res[1].(int64)
+	if ok == 1 {
+		return grant{ok: true, fence: v}, nil
+	}
+	g := grant{pttl: time.Duration(v) * time.Millisecond}
+	if len(res) > 2 {
+		h, _ := res[2].(int64)
+		g.head = h == 1
+	}
+	return g, nil
+}
+
+// runAndWait runs s and WAIT in one pipeline on the connection of the
+// node that owns the key, so WAIT counts the replicas that have the lock.
+func (n *node) runAndWait(ctx context.Context, s *redis.Script, keys []string, args []any, replicas int, timeout time.Duration) ([]any, int64, error) {
+	p, err := n.pipeline(ctx, keys[0])
+	if err != nil {
+		return nil, 0, err
+	}
+	run := func(eval bool) (*redis.Cmd, *redis.Cmd) {
+		var sc *redis.Cmd
+		if eval {
+			sc = p.Eval(ctx, scriptSource[s], keys, args...)
+		} else {
+			sc = p.EvalSha(ctx, s.Hash(), keys, args...)
+		}
+		w := p.Do(ctx, "WAIT", replicas, timeout.Milliseconds())
+		_, _ = p.Exec(ctx)
+		return sc, w
+	}
+	sc, w := run(false)
+	if redis.HasErrorPrefix(sc.Err(), "NOSCRIPT") {
+		sc, w = run(true)
+	}
+	res, err := sc.Slice()
+	if err != nil {
+		return nil, 0, err
+	}
+	acks, err := w.Int64()
+	if err != nil {
+		return nil, 0, fmt.Errorf("safelock: WAIT: %w", err)
+	}
+	return res, acks, nil
+}
+
+// pipeline returns a pipeline on the connection that serves key: on a
+// cluster, the primary of its slot, so that keyless commands (WAIT,
+// PUBLISH) go to the same server.
+func (n *node) pipeline(ctx context.Context, key string) (redis.Pipeliner, error) {
+	if cc, ok := n.c.(*redis.ClusterClient); ok {
+		m, err := cc.MasterForKey(ctx, key)
+		if err != nil {
+			return nil, err
+		}
+		return m.Pipeline(), nil
+	}
+	return n.c.Pipeline(), nil
+}
+
+var scriptSource = map[*redis.Script]string{
+	acquireScript: AcquireScript,
+	fairAcquire:   fairAcquireScript,
+}
+
+func (n *node) release(ctx context.Context, ks keySet, token string, fair bool) (bool, error) {
+	if fair {
+		v, err := fairRelease.Run(ctx, n.c, []string{ks.lock, ks.queue, ks.deadlines}, token, ks.channel).Int()
+		return v == 1, err
+	}
+	if n.delex.Load() != unsupported {
+		p, err := n.pipeline(ctx, ks.lock)
+		if err != nil {
+			return false, err
+		}
+		del := p.DelExArgs(ctx, ks.lock, redis.DelExArgs{Mode: "IFEQ", MatchValue: token})
+		p.Publish(ctx, ks.channel, "")
+		_, _ = p.Exec(ctx)
+		v, err := del.Result()
+		switch {
+		case err == nil:
+			n.delex.Store(supported)
+			return v == 1, nil
+		case !isUnsupported(err):
+			return false, err
+		}
+		n.delex.Store(unsupported)
+	}
+	v, err := releaseScript.Run(ctx, n.c, []string{ks.lock}, token, ks.channel).Int()
+	return v == 1, err
+}
+
+func (n *node) renew(ctx context.Context, ks keySet, token string, ttl time.Duration) (bool, error) {
+	if n.setIfeq.Load() != unsupported {
+		err := n.c.SetIFEQ(ctx, ks.lock, token, token, ttl).Err()
+		switch {
+		case err == nil:
+			n.setIfeq.Store(supported)
+			return true, nil
+		case errors.Is(err, redis.Nil):
+			n.setIfeq.Store(supported)
+			return false, nil
+		case !isUnsupported(err):
+			return false, err
+		}
+		n.setIfeq.Store(unsupported)
+	}
+	v, err := renewScript.Run(ctx, n.c, []string{ks.lock}, token, ttl.Milliseconds()).Int()
+	return v == 1, err
+}
+
+func (n *node) leaveQueue(ctx context.Context, ks keySet, token string) error {
+	return leaveQueue.Run(ctx, n.c, []string{ks.lock, ks.queue, ks.deadlines}, token, ks.channel).Err()
+}
+
+func (n *node) raiseFence(ctx context.Context, ks keySet, fence int64) error {
+	return raiseFence.Run(ctx, n.c, []string{ks.fence}, fence).Err()
+}
+
+// isUnsupported reports whether the server rejected a command it does not
+// know (Redis before 8.4: unknown DELEX, syntax error for SET ... IFEQ).
+func isUnsupported(err error) bool {
+	var re redis.Error
+	if !errors.As(err, &re) {
+		return false
+	}
+	msg := strings.ToLower(re.Error())
+	return strings.Contains(msg, "unknown command") || strings.Contains(msg, "syntax error")
+}

@@ -1,0 +1,177 @@
+package safelock
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// maxIdleChannels bounds the channels a notifier stays subscribed to while
+// no one waits on them; staying subscribed saves a round trip per wait on a
+// busy key.
+const maxIdleChannels = 256
+
+// notifier shares one pub/sub connection among a Locker's waiters. The
+// release scripts PUBLISH on a channel named after the key; plain PUBLISH
+// reaches subscribers on every node of a cluster, so any node will do.
+type notifier struct {
+	client redis.UniversalClient
+
+	mu         sync.Mutex
+	ps         *redis.PubSub
+	readerDone chan struct{}
+	closed     bool
+	channels   map[string]*channel
+}
+
+type channel struct {
+	waiters   map[*waiter]struct{}
+	confirmed chan struct{} // closed when the server confirmed SUBSCRIBE
+	since     time.Time     // when it did
+}
+
+type waiter struct {
+	name  string
+	token string // fair waiters only wake for their own token or ""
+	wake  chan struct{}
+	since time.Time // when the subscription became active (zero: not known to be)
+}
+
+func newNotifier(c redis.UniversalClient) *notifier {
+	return &notifier{client: c, channels: make(map[string]*channel)}
+}
+
+// subscribe registers a waiter on the channel and waits (briefly) until the
+// subscription is active. It returns nil when pub/sub is unavailable; the
+// caller then polls.
+func (n *notifier) subscribe(ctx context.Context, name, token string, fair bool) *waiter {
+	if n == nil {
+		return nil
+	}
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return nil
+	}
+	ch := n.channels[name]
+	if ch == nil {
+		ch = &channel{waiters: make(map[*waiter]struct{}), confirmed: make(chan struct{})}
+		var err error
+		if n.ps == nil {
+			n.ps = n.client.Subscribe(context.WithoutCancel(ctx), name)
+			n.readerDone = make(chan struct{})
+			go n.read(n.ps, n.readerDone)
+		} else {
+			err = n.ps.Subscribe(ctx, name)
+		}
+		if err != nil {
+			n.mu.Unlock()
+			return nil
+		}
+		n.channels[name] = ch
+	}
+	w := &waiter{name: name, wake: make(chan struct{}, 1)}
+	if fair {
+		w.token = token
+	}
+	ch.waiters[w] = struct{}{}
+	confirmed := ch.confirmed
+	n.mu.Unlock()
+
+	t := time.NewTimer(subscribeWait)
+	defer t.Stop()
+	select {
+	case <-confirmed:
+		n.mu.Lock()
+		w.since = ch.since
+		n.mu.Unlock()
+	case <-ctx.Done():
+	case <-t.C:
+	}
+	return w
+}
+
+func (n *notifier) unsubscribe(w *waiter) {
+	if n == nil || w == nil {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	ch := n.channels[w.name]
+	if ch == nil {
+		return
+	}
+	delete(ch.waiters, w)
+	if len(n.channels) <= maxIdleChannels || n.ps == nil {
+		return
+	}
+	for name, ch := range n.channels {
+		if len(ch.waiters) == 0 {
+			delete(n.channels, name)
+			_ = n.ps.Unsubscribe(context.Background(), name)
+		}
+	}
+}
+
+// read delivers messages until the PubSub is closed. go-redis reconnects
+// and resubscribes after errors; waiters poll meanwhile.
+func (n *notifier) read(ps *redis.PubSub, done chan struct{}) {
+	defer close(done)
+	for {
+		msg, err := ps.Receive(context.Background())
+		if err != nil {
+			if errors.Is(err, redis.ErrClosed) {
+				return
+			}
+			n.mu.Lock()
+			closed := n.closed
+			n.mu.Unlock()
+			if closed {
+				return
+			}
+			time.Sleep(50 * time.Millisecond) // the server is away; don't spin
+			continue
+		}
+		n.mu.Lock()
+		switch m := msg.(type) {
+		case *redis.Subscription:
+			if ch := n.channels[m.Channel]; ch != nil && m.Kind == "subscribe" && ch.since.IsZero() {
+				ch.since = time.Now()
+				close(ch.confirmed)
+			}
+		case *redis.Message:
+			if ch := n.channels[m.Channel]; ch != nil {
+				for w := range ch.waiters {
+					if w.token == "" || m.Payload == "" || m.Payload == w.token {
+						select {
+						case w.wake <- struct{}{}:
+						default:
+						}
+					}
+				}
+			}
+		}
+		n.mu.Unlock()
+	}
+}
+
+func (n *notifier) close() error {
+	n.mu.Lock()
+	if n.closed {
+		n.mu.Unlock()
+		return nil
+	}
+	n.closed = true
+	ps, done := n.ps, n.readerDone
+	n.ps = nil
+	n.mu.Unlock()
+	if ps == nil {
+		return nil
+	}
+	err := ps.Close()
+	<-done
+	return err
+}

@@ -1,0 +1,244 @@
+package safelock
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// AcquireScript takes the lock and issues its fencing token in one atomic
+// step. KEYS[1] is the lock key, KEYS[2] the fence counter (it must share the
+// lock key's hash slot on Redis Cluster); ARGV[1] is the token, ARGV[2] the
+// ttl in milliseconds. It returns {1, fence} when the token holds the lock
+// (also when a retried call finds its own token) and {0, pttl} otherwise.
+const AcquireScript = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return {1, redis.call('INCR', KEYS[2])}
+end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return {1, tonumber(redis.call('GET', KEYS[2]) or '0')}
+end
+return {0, redis.call('PTTL', KEYS[1])}
+`
+
+// ReleaseScript deletes the lock only if it still holds the token. KEYS[1] is
+// the lock key, ARGV[1] the token and the optional ARGV[2] a pub/sub channel
+// on which waiters are told that the lock is free. It returns 1 when it
+// deleted the key, 0 when the key held another value or none.
+const ReleaseScript = `if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  if ARGV[2] then redis.call('PUBLISH', ARGV[2], '') end
+  return 1
+end
+return 0
+`
+
+// RenewScript sets a new ttl only if the lock still holds the token. KEYS[1]
+// is the lock key, ARGV[1] the token, ARGV[2] the ttl in milliseconds. It
+// returns 1 when it renewed, 0 otherwise.
+const RenewScript = `if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+`
+
+// fairAcquireScript is AcquireScript behind a FIFO queue. KEYS[3] is a ZSET
+// of waiter tokens by arrival time, KEYS[4] a ZSET of the same tokens by the
+// time (ms) after which a waiter that stopped asking is dropped. ARGV[3] is
+// that waiter ttl in ms, ARGV[4] is "1" to join (or stay in) the queue when
+// the lock is not granted. The lock goes only to the head of the queue, or to
+// anyone when the queue is empty. Returns {1, fence, 0} or {0, pttl, isHead}.
+const fairAcquireScript = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local gone = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now)
+for i = 1, #gone do redis.call('ZREM', KEYS[3], gone[i]) end
+if #gone > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now) end
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return {1, tonumber(redis.call('GET', KEYS[2]) or '0'), 0}
+end
+local head = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
+if not holder and (head == nil or head == ARGV[1]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('ZREM', KEYS[3], ARGV[1])
+  redis.call('ZREM', KEYS[4], ARGV[1])
+  return {1, redis.call('INCR', KEYS[2]), 0}
+end
+if ARGV[4] == '1' then
+  redis.call('ZADD', KEYS[3], 'NX', tonumber(t[1]) * 1000000 + tonumber(t[2]), ARGV[1])
+  redis.call('ZADD', KEYS[4], now + tonumber(ARGV[3]), ARGV[1])
+  redis.call('PEXPIRE', KEYS[3], ARGV[3])
+  redis.call('PEXPIRE', KEYS[4], ARGV[3])
+  head = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
+end
+local pttl = 0
+if holder then pttl = redis.call('PTTL', KEYS[1]) end
+if head == ARGV[1] then return {0, pttl, 1} end
+return {0, pttl, 0}
+`
+
+// fairReleaseScript is ReleaseScript for a fair lock: KEYS[2] and KEYS[3] are
+// the queue ZSETs, ARGV[2] the channel; it publishes the token of the waiter
+// at the head of the queue so that only that waiter retries.
+const fairReleaseScript = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
+for i = 1, #gone do redis.call('ZREM', KEYS[2], gone[i]) end
+if #gone > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now) end
+redis.call('PUBLISH', ARGV[2], redis.call('ZRANGE', KEYS[2], 0, 0)[1] or '')
+return 1
+`
+
+// leaveQueueScript removes a waiter that gave up (KEYS: lock, queue,
+// deadlines; ARGV: token, channel) and, when the lock is free, tells the new
+// head of the queue.
+const leaveQueueScript = `local removed = redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+if removed == 1 and redis.call('EXISTS', KEYS[1]) == 0 then
+  local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
+  if head then redis.call('PUBLISH', ARGV[2], head) end
+end
+return removed
+`
+
+// raiseFenceScript lifts a fence counter (KEYS[1]) to at least ARGV[1]. A
+// Redlock lease runs it on the nodes that granted it, so that any later
+// majority sees a counter at least as high as this lease's fence.
+const raiseFenceScript = `local c = tonumber(redis.call('GET', KEYS[1]) or '0')
+if c < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+return 1
+`
+
+var (
+	acquireScript = redis.NewScript(AcquireScript)
+	releaseScript = redis.NewScript(ReleaseScript)
+	renewScript   = redis.NewScript(RenewScript)
+	fairAcquire   = redis.NewScript(fairAcquireScript)
+	fairRelease   = redis.NewScript(fairReleaseScript)
+	leaveQueue    = redis.NewScript(leaveQueueScript)
+	raiseFence    = redis.NewScript(raiseFenceScript)
+)
+
+const (
+	minTTL            = time.Millisecond
+	tokenBytes        = 16
+	channelPrefix     = "safelock:released:"
+	fenceKeyPrefix    = "safelock:fence:"
+	queueKeyPrefix    = "safelock:queue:"
+	deadlineKeyPrefix = "safelock:queue-deadlines:"
+)
+
+// NewToken returns a random lock token: 128 bits from crypto/rand, encoded
+// as 22 URL-safe characters.
+func NewToken() string {
+	b := make([]byte, tokenBytes)
+	_, _ = rand.Read(b) // crypto/rand.Read never returns an error (Go 1.24+)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// ReleaseKey deletes key if it still holds token, in one atomic step
+// (ReleaseScript by EVALSHA), and wakes safelock waiters on the key. It
+// reports whether it deleted the key; false means the lock had expired or
+// belongs to someone else, whose lock is left alone.
+func ReleaseKey(ctx context.Context, c redis.Scripter, key, token string) (bool, error) {
+	if err := checkFree(c, key, token); err != nil {
+		return false, err
+	}
+	n, err := releaseScript.Run(ctx, c, []string{key}, token, channelPrefix+key).Int()
+	return n == 1, err
+}
+
+// RenewKey sets key's ttl if it still holds token, in one atomic step
+// (RenewScript by EVALSHA). It reports whether it renewed.
+func RenewKey(ctx context.Context, c redis.Scripter, key, token string, ttl time.Duration) (bool, error) {
+	if err := checkFree(c, key, token); err != nil {
+		return false, err
+	}
+	if err := checkTTL(ttl); err != nil {
+		return false, err
+	}
+	n, err := renewScript.Run(ctx, c, []string{key}, token, ttl.Milliseconds()).Int()
+	return n == 1, err
+}
+
+func checkFree(c redis.Scripter, key, token string) error {
+	if isNil(c) {
+		return fmt.Errorf("%w: nil redis client", ErrInvalid)
+	}
+	if _, err := lockKeys(key); err != nil {
+		return err
+	}
+	if token == "" {
+		return fmt.Errorf("%w: empty token", ErrInvalid)
+	}
+	return nil
+}
+
+func checkTTL(ttl time.Duration) error {
+	if ttl < minTTL {
+		return fmt.Errorf("%w: ttl %v is below 1ms", ErrInvalid, ttl)
+	}
+	return nil
+}
+
+// isNil reports whether c is nil or a typed nil go-redis client.
+func isNil(c any) bool {
+	switch v := c.(type) {
+	case nil:
+		return true
+	case *redis.Client:
+		return v == nil
+	case *redis.ClusterClient:
+		return v == nil
+	case *redis.Ring:
+		return v == nil
+	}
+	return false
+}
+
+// keySet names the keys of one lock. The derived keys share the lock key's
+// hash slot, so the scripts work on Redis Cluster: a key with a hash tag
+// keeps it ("{user:1}:lock" gives "safelock:fence:{user:1}:lock"), any other
+// key becomes the tag ("job" gives "safelock:fence:{job}").
+type keySet struct {
+	lock, fence, queue, deadlines, channel string
+}
+
+func lockKeys(key string) (keySet, error) {
+	if key == "" {
+		return keySet{}, fmt.Errorf("%w: empty key", ErrInvalid)
+	}
+	tagged := key
+	if !hasHashTag(key) {
+		if strings.Contains(key, "}") {
+			return keySet{}, fmt.Errorf("%w: key %q contains '}' but no {hash tag}; derived keys could not share its cluster slot", ErrInvalid, key)
+		}
+		tagged = "{" + key + "}"
+	}
+	return keySet{
+		lock:      key,
+		fence:     fenceKeyPrefix + tagged,
+		queue:     queueKeyPrefix + tagged,
+		deadlines: deadlineKeyPrefix + tagged,
+		channel:   channelPrefix + key,
+	}, nil
+}
+
+// hasHashTag reports whether Redis Cluster hashes key by a {tag}: the text
+// between the first '{' and the first '}' after it, when not empty.
+func hasHashTag(key string) bool {
+	open := strings.IndexByte(key, '{')
+	if open < 0 {
+		return false
+	}
+	end := strings.IndexByte(key[open+1:], '}')
+	return end > 0
+}
