@@ -1,0 +1,376 @@
+// Package keyexpr decides when two Go expressions name the same Redis key.
+//
+// Every key (or value) expression is rendered into a canonical string, a
+// [Key]. Two expressions in one function name the same key when their
+// Exact forms are equal: the same variable, the same field, the same
+// constant string, the same fmt.Sprintf format and arguments, the same
+// concatenation or the same helper call with the same arguments. A local
+// variable assigned exactly once is replaced by its definition, so
+//
+//	key := "lock:" + id
+//	rdb.SetNX(ctx, key, tok, ttl)
+//	rdb.Del(ctx, "lock:"+id)
+//
+// names one key twice. Across functions only the Shape is comparable: locals
+// and parameters become "*", and a shape counts only when it is Anchored (it
+// holds a constant string, a struct field, a package variable or a helper
+// call), so that "lock:"+orderID in one handler and "lock:"+id in another
+// match, while two unrelated parameters never do.
+//
+// Parameters render as $pN$ (N is the index in the signature), so a summary
+// of what a function does to "$p1$" can be applied at a call site with
+// [Key.Subst]. The strings are plain text and gob-encodable, which lets
+// analysis facts carry them between packages.
+package keyexpr
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Key is the canonical form of a key expression.
+type Key struct {
+	Exact    string // comparable within one function; "" when unknown
+	Shape    string // Exact with locals and parameters replaced by "*"
+	Anchored bool   // Shape names something stable across functions
+}
+
+// Known reports whether the expression could be rendered.
+func (k Key) Known() bool { return k.Exact != "" }
+
+// String returns a short human form for messages.
+func (k Key) String() string { return Pretty(k.Shape) }
+
+// HasParams reports whether the key depends on a parameter of its function.
+func (k Key) HasParams() bool { return strings.Contains(k.Exact, "$p") }
+
+// Param returns N when the key is exactly parameter N, else -1.
+func (k Key) Param() int {
+	if m := paramOnly.FindStringSubmatch(k.Exact); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return -1
+}
+
+var (
+	paramOnly   = regexp.MustCompile(`^\$p(\d+)\$$`)
+	placeholder = regexp.MustCompile(`\$[a-z][^$]*\$`)
+	paramRef    = regexp.MustCompile(`\$p(\d+)\$`)
+)
+
+// Subst replaces parameter placeholders by the keys of the arguments at a
+// call site. It returns an unknown Key when a needed argument is unknown.
+func (k Key) Subst(args []Key) Key {
+	if !k.Known() {
+		return Key{}
+	}
+	ok := true
+	anchored := k.Anchored
+	exact := paramRef.ReplaceAllStringFunc(k.Exact, func(m string) string {
+		n, _ := strconv.Atoi(m[2 : len(m)-1])
+		if n >= len(args) || !args[n].Known() {
+			ok = false
+			return m
+		}
+		anchored = anchored || args[n].Anchored
+		return args[n].Exact
+	})
+	if !ok {
+		return Key{}
+	}
+	return Key{Exact: exact, Shape: shape(exact), Anchored: anchored}
+}
+
+// FromExact rebuilds a Key from its Exact form (as stored in a fact).
+func FromExact(exact string, anchored bool) Key {
+	if exact == "" {
+		return Key{}
+	}
+	return Key{Exact: exact, Shape: shape(exact), Anchored: anchored}
+}
+
+// Exported returns k with every local placeholder replaced by one generic
+// local, so it can be stored in a fact and read in another function.
+func (k Key) Exported() Key {
+	if !k.Known() {
+		return k
+	}
+	exact := placeholder.ReplaceAllStringFunc(k.Exact, func(m string) string {
+		if strings.HasPrefix(m, "$p") {
+			return m
+		}
+		return "$l$"
+	})
+	return FromExact(exact, k.Anchored)
+}
+
+// Same reports whether a and b name the same key. sameFunc says whether
+// both were rendered in the same function (so locals are comparable).
+func Same(a, b Key, sameFunc bool) bool {
+	if !a.Known() || !b.Known() {
+		return false
+	}
+	if sameFunc && a.Exact == b.Exact {
+		return true
+	}
+	return a.Anchored && b.Anchored && a.Shape == b.Shape
+}
+
+func shape(exact string) string { return placeholder.ReplaceAllString(exact, "*") }
+
+// Pretty turns a canonical string into something readable in a message.
+func Pretty(s string) string {
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+// Env is what rendering needs to know about the enclosing function.
+type Env struct {
+	Info   *types.Info
+	Params map[*types.Var]int // parameters of the enclosing declared function
+	Defs   *Defs              // single definitions of local variables
+}
+
+// Of renders e. It never fails; unknown shapes become local placeholders that
+// only match the same text in the same function.
+func (env *Env) Of(e ast.Expr) Key {
+	if e == nil {
+		return Key{}
+	}
+	var anchored bool
+	exact := env.render(e, &anchored, 0)
+	if exact == "" {
+		return Key{}
+	}
+	return Key{Exact: exact, Shape: shape(exact), Anchored: anchored}
+}
+
+const maxDepth = 8
+
+func (env *Env) render(e ast.Expr, anchored *bool, depth int) string {
+	if depth > maxDepth {
+		return "$x" + strconv.Itoa(int(e.Pos())) + "$"
+	}
+	e = ast.Unparen(e)
+	info := env.Info
+	if tv, ok := info.Types[e]; ok && tv.Value != nil {
+		if tv.Value.Kind() == constant.String {
+			*anchored = true
+			return strconv.Quote(constant.StringVal(tv.Value))
+		}
+		return tv.Value.ExactString()
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		return env.ident(e, anchored, depth)
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[e]; ok {
+			if sel.Kind() == types.FieldVal {
+				*anchored = true
+				return "field(" + typeName(sel.Recv()) + "." + e.Sel.Name + ")"
+			}
+			return "$x" + strconv.Itoa(int(e.Pos())) + "$"
+		}
+		// pkg.Name
+		return env.ident(e.Sel, anchored, depth)
+	case *ast.BinaryExpr:
+		if e.Op != token.ADD {
+			break
+		}
+		var parts []string
+		env.flatten(e, &parts, anchored, depth)
+		return "concat(" + strings.Join(parts, ",") + ")"
+	case *ast.CallExpr:
+		return env.call(e, anchored, depth)
+	case *ast.StarExpr:
+		return env.render(e.X, anchored, depth+1)
+	}
+	return "$x:" + types.ExprString(e) + "$"
+}
+
+func (env *Env) flatten(e ast.Expr, parts *[]string, anchored *bool, depth int) {
+	e = ast.Unparen(e)
+	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.ADD {
+		if tv, ok := env.Info.Types[e]; !ok || tv.Value == nil {
+			env.flatten(b.X, parts, anchored, depth)
+			env.flatten(b.Y, parts, anchored, depth)
+			return
+		}
+	}
+	s := env.render(e, anchored, depth+1)
+	// Merge adjacent constant strings so "a"+"b"+x == "ab"+x.
+	if n := len(*parts); n > 0 && isQuoted((*parts)[n-1]) && isQuoted(s) {
+		a, _ := strconv.Unquote((*parts)[n-1])
+		b, _ := strconv.Unquote(s)
+		(*parts)[n-1] = strconv.Quote(a + b)
+		return
+	}
+	*parts = append(*parts, s)
+}
+
+func isQuoted(s string) bool { return strings.HasPrefix(s, `"`) }
+
+func (env *Env) ident(id *ast.Ident, anchored *bool, depth int) string {
+	obj := env.Info.Uses[id]
+	if obj == nil {
+		obj = env.Info.Defs[id]
+	}
+	v, ok := obj.(*types.Var)
+	if !ok {
+		if obj == nil {
+			return ""
+		}
+		return "$x:" + id.Name + "$"
+	}
+	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		*anchored = true
+		return "var(" + v.Pkg().Path() + "." + v.Name() + ")"
+	}
+	if n, ok := env.Params[v]; ok {
+		return "$p" + strconv.Itoa(n) + "$"
+	}
+	if env.Defs != nil {
+		if def := env.Defs.Single(v); def != nil {
+			return env.render(def, anchored, depth+1)
+		}
+	}
+	return "$l" + strconv.Itoa(int(v.Pos())) + "$"
+}
+
+func (env *Env) call(call *ast.CallExpr, anchored *bool, depth int) string {
+	info := env.Info
+	// Conversions are transparent: string(k) names the same key as k.
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
+		return env.render(call.Args[0], anchored, depth+1)
+	}
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil {
+		return "$x" + strconv.Itoa(int(call.Pos())) + "$"
+	}
+	var args []string
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil {
+		args = append(args, env.render(sel.X, anchored, depth+1))
+	}
+	for _, a := range call.Args {
+		args = append(args, env.render(a, anchored, depth+1))
+	}
+	name := fn.FullName()
+	switch name {
+	case "fmt.Sprintf", "fmt.Sprint", "strings.Join", "path.Join":
+		// keep name: the format string anchors the key
+	case "strconv.Itoa", "strconv.FormatInt", "strconv.FormatUint", "strconv.Quote":
+		if len(args) > 0 {
+			return args[0]
+		}
+	}
+	*anchored = true
+	return "call(" + name + "," + strings.Join(args, ",") + ")"
+}
+
+func typeName(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		obj := n.Obj()
+		if obj.Pkg() != nil {
+			return obj.Pkg().Path() + "." + obj.Name()
+		}
+		return obj.Name()
+	}
+	return fmt.Sprintf("%T", t)
+}
+
+// Defs records, for each local variable, its definition when it is
+// assigned exactly once (at its declaration), so renderings can see through
+// it. Build it once per package with [NewDefs].
+type Defs struct {
+	def   map[*types.Var]ast.Expr
+	count map[*types.Var]int
+}
+
+// Single returns the one expression v is ever assigned, or nil.
+func (d *Defs) Single(v *types.Var) ast.Expr {
+	if d.count[v] != 1 {
+		return nil
+	}
+	return d.def[v]
+}
+
+// NewDefs scans files for assignments to local variables.
+func NewDefs(info *types.Info, files []*ast.File) *Defs {
+	d := &Defs{def: map[*types.Var]ast.Expr{}, count: map[*types.Var]int{}}
+	varOf := func(e ast.Expr) *types.Var {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		obj := info.Defs[id]
+		if obj == nil {
+			obj = info.Uses[id]
+		}
+		v, _ := obj.(*types.Var)
+		return v
+	}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					v := varOf(lhs)
+					if v == nil {
+						continue
+					}
+					d.count[v]++
+					if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
+						d.def[v] = n.Rhs[i]
+					} else {
+						d.count[v]++ // op-assign, multi-value or plain reassignment
+					}
+				}
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					v := varOf(name)
+					if v == nil || len(n.Values) == 0 {
+						continue
+					}
+					d.count[v]++
+					if len(n.Values) == len(n.Names) {
+						d.def[v] = n.Values[i]
+					} else {
+						d.count[v]++
+					}
+				}
+			case *ast.IncDecStmt:
+				if v := varOf(n.X); v != nil {
+					d.count[v] += 2
+				}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					if v := varOf(n.X); v != nil {
+						d.count[v] += 2
+					}
+				}
+			case *ast.RangeStmt:
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if v := varOf(e); v != nil {
+						d.count[v] += 2
+					}
+				}
+			}
+			return true
+		})
+	}
+	return d
+}

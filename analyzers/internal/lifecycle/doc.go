@@ -1,0 +1,101 @@
+// Package lifecycle joins Redis commands into lock lifecycles: which key is
+// acquired with NX where, and where the same key is released, renewed,
+// read or overwritten — across functions, methods of one type, files and
+// packages. Every locklint rule is a short function over its [Result].
+//
+// # Layers
+//
+//		Go source ─► redismodel ─► lifecycle ─► rules (analyzers/<name>)
+//		            (one Command   (Ops joined
+//		             per client     into Locks,
+//		             call)          FuncFacts)
+//
+//	  - [github.com/locklint/locklint/analyzers/internal/redismodel]: a
+//	    Command per client call (go-redis v6–v9, redigo, rueidis): Name,
+//	    Keys, Value, Opts (NX, XX, GET, KEEPTTL, Expiry, IfEq), TTL and Unit,
+//	    Script (analysed Lua), Partial, and In (a Context: enclosing
+//	    function, defer/go, MULTI/EXEC, pipeline, WATCH).
+//	  - [github.com/locklint/locklint/analyzers/internal/luascript]: what a
+//	    Lua script does to each KEYS[n] and whether it compares first.
+//	  - [github.com/locklint/locklint/analyzers/internal/keyexpr]: when two
+//	    key expressions name the same key.
+//	  - this package: [Op]s per function, [Lock]s per package, [FuncFact]s
+//	    for callers.
+//
+// # Using it in a rule
+//
+//	var Analyzer = &analysis.Analyzer{
+//		Name:     "lockexample",
+//		Requires: []*analysis.Analyzer{lifecycle.Analyzer},
+//		Run: func(pass *analysis.Pass) (any, error) {
+//			res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
+//			for _, l := range res.Locks {
+//				for _, op := range l.Ops {
+//					if op.Kind == lifecycle.Delete && !op.Checked && !op.Judged { ... }
+//				}
+//			}
+//			return nil, nil
+//		},
+//	}
+//
+// A package that imports no Redis client, and no package that does, gets
+// an empty Result at once (check len(res.Locks) == 0 and return).
+//
+// # Ops
+//
+// An [Op] is one operation on one key, seen from a function of this
+// package. Direct ops come from a command sent right there (Op.Cmd holds
+// the full [redismodel.Command]); summarised ops come from a call to a
+// helper whose [FuncFact] says what it does (Op.Via is the helper,
+// Op.ViaWhere the file:line inside it, Op.Cmd is nil). Kinds:
+//
+//	Acquire  SET NX, SETNX, SetNX, SetArgs{Mode:"NX"}, rueidis Nx(), a script's SET NX
+//	         TTL: expiry set atomically; NoTTL: certainly none (0, absent, KEEPTTL)
+//	Delete   DEL, UNLINK, GETDEL, DELEX, a script's DEL       Checked: owner-checked
+//	Expire   EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, a script's  Checked: owner-checked
+//	Read     GET
+//	Write    SET without NX (TTL, Checked when IFEQ)
+//	Unknown  a command on the key we cannot read (unresolved script, spread args)
+//
+// Checked is true for a compare-and-delete (or compare-and-expire) script,
+// DELEX/SET IFEQ, and for a delete/expire queued in MULTI/EXEC inside a
+// WATCH that read the same key (go-redis Watch callback + TxPipelined, or
+// redigo WATCH ... MULTI ... EXEC). ReadBefore points at a GET of the same
+// key earlier in the same function when the op is not Checked: the
+// GET-compare-DEL shape, two round trips with a race between.
+//
+// Op.In says whether the call runs in a defer, a goroutine, MULTI/EXEC
+// (In.Multi) or a non-atomic pipeline (In.Pipeline).
+//
+// # Locks
+//
+// A [Lock] is a key acquired with NX somewhere in the package, with every
+// other op on the same key (Lock.Ops, source order). Keys match by
+// [keyexpr.Same]: exact rendering within one function, the "shape"
+// (locals and parameters as *) across functions when it is anchored by a
+// constant, a field, a package variable or a helper call. A lock API
+// whose functions take the key as a parameter (Lock(key) / Unlock(key)
+// methods of one type, or functions of one file) is joined by role when
+// the acquire stores a value made inside the function (ByParam).
+//
+// Keys that are never acquired with NX (caches, sessions, rate-limit
+// counters) never form a Lock, so rules over Locks leave them alone.
+//
+// # Facts
+//
+// [FuncFact] is exported for every function with ops on parameter or
+// anchored keys: "acquire $p1$ without ttl", "delete $p1$". Callers apply
+// it with the call's arguments, in this package (fixed point over
+// helpers calling helpers) and in importing packages. An interface method
+// whose only implementation is in the same package gets the
+// implementation's fact. FactOp.InLock (Op.Judged at callers) says the
+// helper's own package already saw the op in a lock, so rules report the
+// defect there, once. [ScriptFact] carries Lua text of package-level
+// script variables across packages; [PackageFact] marks packages that use
+// Redis.
+//
+// # Stability
+//
+// Rules depend on the exported names of this package, redismodel,
+// keyexpr and luascript; changes are additive only.
+package lifecycle

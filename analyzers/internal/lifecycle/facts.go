@@ -1,0 +1,91 @@
+package lifecycle
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+)
+
+// FuncFact summarises what a function does to Redis keys, in terms of its
+// parameters ($pN$ in a key names parameter N) or of keys that are stable
+// across functions (constants, struct fields, package variables, helper
+// calls). Callers in this and other packages apply it at each call site,
+// so a lock taken in one function and released in another, or behind a
+// helper package, is still one lifecycle.
+type FuncFact struct {
+	Ops []FactOp
+	// ReturnsValue is the result index that returns the value an acquire
+	// in this function stored (the lock token), or -1.
+	ReturnsValue int
+}
+
+func (*FuncFact) AFact() {}
+
+func (f *FuncFact) String() string {
+	var parts []string
+	for _, op := range f.Ops {
+		parts = append(parts, op.String())
+	}
+	if f.ReturnsValue >= 0 {
+		parts = append(parts, fmt.Sprintf("returns value in result %d", f.ReturnsValue))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// FactOp is one summarised operation.
+type FactOp struct {
+	Kind       OpKind
+	Command    string // the Redis command, e.g. "DEL", "SET NX", "EVAL"
+	Key        string // keyexpr Exact form with $pN$ for parameters
+	Anchored   bool
+	ValueParam int // Acquire: parameter holding the value, or -1
+	TTL        bool
+	NoTTL      bool
+	Checked    bool
+	Multi      bool   // queued inside MULTI/EXEC in the helper
+	Where      string // file:line of the command, for messages
+	// InLock is true when the helper's own package already saw this op as
+	// part of a lock lifecycle, so rules judged it there.
+	InLock bool
+}
+
+func (o FactOp) String() string {
+	s := fmt.Sprintf("%s %s", o.Kind, keyexpr.Pretty(o.Key))
+	if o.Kind == Acquire {
+		switch {
+		case o.TTL:
+			s += " with ttl"
+		case o.NoTTL:
+			s += " without ttl"
+		}
+	}
+	if o.Checked {
+		s += " checked"
+	}
+	return s
+}
+
+func (o FactOp) key() keyexpr.Key {
+	return keyexpr.FromExact(o.Key, o.Anchored)
+}
+
+// ScriptFact records the Lua text behind a package-level variable (a
+// string of Lua or a NewScript value), so scripts declared in one package
+// and run in another are still read.
+type ScriptFact struct {
+	Text     string
+	KeyCount int
+}
+
+func (*ScriptFact) AFact() {}
+
+func (f *ScriptFact) String() string { return fmt.Sprintf("script(%d bytes)", len(f.Text)) }
+
+// PackageFact marks a package that uses a Redis client directly or
+// through its imports; packages that import none of these are skipped.
+type PackageFact struct{}
+
+func (*PackageFact) AFact() {}
+
+func (*PackageFact) String() string { return "uses redis" }

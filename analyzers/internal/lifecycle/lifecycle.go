@@ -1,0 +1,754 @@
+package lifecycle
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"reflect"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
+)
+
+// Analyzer computes the lock lifecycles of a package. Rules list it in
+// Requires and read its *Result from pass.ResultOf.
+var Analyzer = &analysis.Analyzer{
+	Name:             "locklifecycle",
+	Doc:              "computes Redis lock lifecycles (acquire, release, renew, compare) for locklint rules",
+	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/internal/lifecycle/doc.go",
+	Run:              run,
+	RunDespiteErrors: true,
+	ResultType:       reflect.TypeFor[*Result](),
+	FactTypes:        []analysis.Fact{new(FuncFact), new(ScriptFact), new(PackageFact)},
+}
+
+// OpKind is what an operation does to a key.
+type OpKind int
+
+const (
+	Acquire OpKind = iota + 1 // SET NX / SETNX (or a script that does it)
+	Delete                    // DEL, UNLINK, GETDEL, DELEX, a script that deletes
+	Expire                    // EXPIRE family, or a script that sets a TTL
+	Read                      // GET
+	Write                     // SET without NX
+	Unknown                   // touches the key in a way we cannot read
+)
+
+func (k OpKind) String() string {
+	switch k {
+	case Acquire:
+		return "acquire"
+	case Delete:
+		return "delete"
+	case Expire:
+		return "expire"
+	case Read:
+		return "read"
+	case Write:
+		return "write"
+	case Unknown:
+		return "unknown"
+	}
+	return "?"
+}
+
+// Op is one operation on a key, seen from a function of this package:
+// either a Redis command sent right there (Cmd != nil) or a call to a
+// helper whose summary says it does this to the key (Via != nil).
+type Op struct {
+	Kind    OpKind
+	Command string      // Redis command, e.g. "SET NX", "DEL", "PEXPIRE", "EVAL"
+	Key     keyexpr.Key // the key, rendered in the enclosing function
+	KeyExpr ast.Expr    // the key expression at Call (nil if not an argument here)
+	Value   ast.Expr    // Acquire/Write: the value stored, if known here
+
+	// TTL: the command gives the key an expiry (atomically with the SET for
+	// Acquire/Write). NoTTL: an Acquire that certainly sets none.
+	TTL, NoTTL bool
+	// Checked: a Delete/Expire/Write that is atomically conditioned on the
+	// key's value (compare-and-delete script, DELEX/SET IFEQ, or a queued
+	// command of a WATCH transaction that read the key).
+	Checked bool
+	// ReadBefore is the GET of the same key earlier in the same function
+	// when a Delete/Expire is not Checked: the GET-compare-DEL shape.
+	ReadBefore *Op
+
+	Cmd  *redismodel.Command // the command, when sent directly
+	Call *ast.CallExpr       // the call in this package (command or helper call)
+	In   redismodel.Context  // where Call runs
+
+	Via      *types.Func // the helper called, when summarised
+	ViaWhere string      // file:line of the command inside the helper
+	// Judged: the helper's own package saw this op as part of a lock and
+	// rules reported any defect there; do not report it again here.
+	Judged bool
+
+	lock *Lock
+	fact int // index in the enclosing function's FuncFact, or -1
+}
+
+// Pos is where the op happens in this package.
+func (o *Op) Pos() token.Pos { return o.Call.Pos() }
+
+// Lock returns the lifecycle the op belongs to, or nil.
+func (o *Op) Lock() *Lock { return o.lock }
+
+// Direct reports whether the command is sent at o.Call itself.
+func (o *Op) Direct() bool { return o.Cmd != nil }
+
+// Describe names the op for messages: "DEL" or "DEL (in locker.Unlock at locker.go:12)".
+func (o *Op) Describe() string {
+	if o.Via == nil {
+		return o.Command
+	}
+	return fmt.Sprintf("%s (in %s at %s)", o.Command, funcName(o.Via), o.ViaWhere)
+}
+
+// Lock is one lock key: the NX acquires of a key and every other op on
+// the same key in the package, in source order.
+type Lock struct {
+	Key      keyexpr.Key
+	Acquires []*Op
+	Ops      []*Op // non-acquire ops on the key
+	// ByParam is set when the lifecycle was joined through sibling
+	// functions that take the key as a parameter (Lock(key)/Unlock(key)
+	// methods of one type, or functions of one file).
+	ByParam bool
+}
+
+// Has reports whether the lock has an op of kind k.
+func (l *Lock) Has(k OpKind) bool {
+	for _, op := range l.Ops {
+		if op.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Result is the lifecycle model of one package.
+type Result struct {
+	// Ops are all key operations, grouped by function in source order.
+	Ops []*Op
+	// Locks are the keys acquired with NX, each with its operations.
+	Locks []*Lock
+	// Funcs maps each declared function to its ops.
+	Funcs map[*ast.FuncDecl][]*Op
+	// Calls lists every call with its command model (or nil), per function,
+	// for rules that need the raw command stream.
+	Calls map[*ast.FuncDecl][]redismodel.Call
+	// Env renders expressions of a function as keys (keyexpr), the same
+	// way the lifecycle does.
+	Env func(*ast.FuncDecl) *keyexpr.Env
+}
+
+func funcName(fn *types.Func) string {
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		t := sig.Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			return n.Obj().Name() + "." + fn.Name()
+		}
+	}
+	if fn.Pkg() != nil {
+		return fn.Pkg().Name() + "." + fn.Name()
+	}
+	return fn.Name()
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := &Result{Funcs: map[*ast.FuncDecl][]*Op{}, Calls: map[*ast.FuncDecl][]redismodel.Call{}}
+	if !relevant(pass) {
+		res.Env = func(*ast.FuncDecl) *keyexpr.Env { return &keyexpr.Env{Info: pass.TypesInfo} }
+		return res, nil
+	}
+	pass.ExportPackageFact(new(PackageFact))
+	for v, sv := range redismodel.PackageScripts(pass) {
+		pass.ExportObjectFact(v, &ScriptFact{Text: sv.Text, KeyCount: sv.KeyCount})
+	}
+
+	b := newBuilder(pass)
+	res.Env = b.env
+	redismodel.Scan(pass, redismodel.ScanOptions{Defs: b.defs, ImportedScript: b.importedScript}, func(c redismodel.Call) {
+		if c.In.Decl != nil {
+			b.calls[c.In.Decl] = append(b.calls[c.In.Decl], c)
+		}
+	})
+	b.resolveInterfaces()
+	b.summarise()
+	b.joinLocks()
+	b.exportFacts()
+
+	res.Funcs = b.ops
+	res.Calls = b.calls
+	res.Locks = b.locks
+	for _, d := range b.decls {
+		res.Ops = append(res.Ops, b.ops[d]...)
+	}
+	return res, nil
+}
+
+// relevant reports whether the package uses a client directly or imports
+// a package that does.
+func relevant(pass *analysis.Pass) bool {
+	if redismodel.ImportsClient(pass.Pkg) {
+		return true
+	}
+	for _, imp := range pass.Pkg.Imports() {
+		if pass.ImportPackageFact(imp, new(PackageFact)) {
+			return true
+		}
+	}
+	return false
+}
+
+type builder struct {
+	pass    *analysis.Pass
+	defs    *keyexpr.Defs
+	decls   []*ast.FuncDecl // in source order
+	declOf  map[*types.Func]*ast.FuncDecl
+	envs    map[*ast.FuncDecl]*keyexpr.Env
+	calls   map[*ast.FuncDecl][]redismodel.Call
+	ops     map[*ast.FuncDecl][]*Op
+	facts   map[*types.Func]*FuncFact // summaries of this package's functions
+	ifaces  map[*types.Func]*types.Func
+	locks   []*Lock
+	imports map[*types.Func]*FuncFact // cache of imported facts (nil = none)
+}
+
+func newBuilder(pass *analysis.Pass) *builder {
+	b := &builder{
+		pass:    pass,
+		defs:    keyexpr.NewDefs(pass.TypesInfo, pass.Files),
+		declOf:  map[*types.Func]*ast.FuncDecl{},
+		envs:    map[*ast.FuncDecl]*keyexpr.Env{},
+		calls:   map[*ast.FuncDecl][]redismodel.Call{},
+		ops:     map[*ast.FuncDecl][]*Op{},
+		facts:   map[*types.Func]*FuncFact{},
+		ifaces:  map[*types.Func]*types.Func{},
+		imports: map[*types.Func]*FuncFact{},
+	}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				b.decls = append(b.decls, fd)
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					b.declOf[fn] = fd
+				}
+			}
+		}
+	}
+	return b
+}
+
+func (b *builder) env(fd *ast.FuncDecl) *keyexpr.Env {
+	if e, ok := b.envs[fd]; ok {
+		return e
+	}
+	e := &keyexpr.Env{Info: b.pass.TypesInfo, Params: map[*types.Var]int{}, Defs: b.defs}
+	if fd != nil {
+		if fn, ok := b.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+			params := fn.Type().(*types.Signature).Params()
+			for i := 0; i < params.Len(); i++ {
+				e.Params[params.At(i)] = i
+			}
+		}
+	}
+	b.envs[fd] = e
+	return e
+}
+
+func (b *builder) importedScript(v *types.Var) (redismodel.ScriptValue, bool) {
+	var f ScriptFact
+	if !b.pass.ImportObjectFact(v, &f) {
+		return redismodel.ScriptValue{}, false
+	}
+	return redismodel.ScriptValue{Text: f.Text, KeyCount: f.KeyCount}, true
+}
+
+// resolveInterfaces maps methods of the package's interfaces to the
+// methods of their only implementation in the package. With two or more
+// implementations (or none) the interface call stays unknown.
+func (b *builder) resolveInterfaces() {
+	scope := b.pass.Pkg.Scope()
+	var ifaces, concrete []*types.TypeName
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		if types.IsInterface(tn.Type()) {
+			ifaces = append(ifaces, tn)
+		} else {
+			concrete = append(concrete, tn)
+		}
+	}
+	for _, it := range ifaces {
+		iface := tn2iface(it)
+		if iface == nil || iface.NumMethods() == 0 {
+			continue
+		}
+		var impl types.Type
+		n := 0
+		for _, c := range concrete {
+			for _, t := range []types.Type{c.Type(), types.NewPointer(c.Type())} {
+				if types.Implements(t, iface) {
+					impl = t
+					n++
+					break
+				}
+			}
+		}
+		if n != 1 {
+			continue
+		}
+		for i := 0; i < iface.NumMethods(); i++ {
+			m := iface.Method(i)
+			obj, _, _ := types.LookupFieldOrMethod(impl, true, b.pass.Pkg, m.Name())
+			if fn, ok := obj.(*types.Func); ok && fn.Pkg() == b.pass.Pkg {
+				b.ifaces[m] = fn
+			}
+		}
+	}
+}
+
+func tn2iface(tn *types.TypeName) *types.Interface {
+	i, _ := tn.Type().Underlying().(*types.Interface)
+	return i
+}
+
+// factOf returns the summary of fn: this package's, an interface's sole
+// implementation, or an imported fact.
+func (b *builder) factOf(fn *types.Func) *FuncFact {
+	if impl, ok := b.ifaces[fn]; ok {
+		fn = impl
+	}
+	if f, ok := b.facts[fn]; ok {
+		return f
+	}
+	if fn.Pkg() == nil || fn.Pkg() == b.pass.Pkg {
+		return nil
+	}
+	if f, ok := b.imports[fn]; ok {
+		return f
+	}
+	f := new(FuncFact)
+	if !b.pass.ImportObjectFact(fn.Origin(), f) {
+		f = nil
+	}
+	b.imports[fn] = f
+	return f
+}
+
+// summarise computes ops and summaries for every function, repeating until
+// summaries stop changing (helpers calling helpers), at most a few rounds.
+func (b *builder) summarise() {
+	for round := 0; round < 5; round++ {
+		changed := false
+		for _, fd := range b.decls {
+			ops := b.opsOf(fd)
+			b.ops[fd] = ops
+			fn, ok := b.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			f := b.summary(fd, ops)
+			old := b.facts[fn]
+			if (old == nil) != (f == nil) || old != nil && old.String() != f.String() {
+				changed = true
+			}
+			if f == nil {
+				delete(b.facts, fn)
+			} else {
+				b.facts[fn] = f
+			}
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+func (b *builder) where(pos token.Pos) string {
+	p := b.pass.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// opsOf lists the key operations of one function.
+func (b *builder) opsOf(fd *ast.FuncDecl) []*Op {
+	env := b.env(fd)
+	var ops []*Op
+	for _, c := range b.calls[fd] {
+		if c.Cmd != nil {
+			ops = append(ops, b.commandOps(env, c)...)
+			continue
+		}
+		fn, _ := typeutil.Callee(b.pass.TypesInfo, c.Call).(*types.Func)
+		if fn == nil {
+			continue
+		}
+		f := b.factOf(fn)
+		if f == nil {
+			continue
+		}
+		args := make([]keyexpr.Key, len(c.Call.Args))
+		for i, a := range c.Call.Args {
+			args[i] = env.Of(a)
+		}
+		for _, fo := range f.Ops {
+			key := fo.key().Subst(args)
+			if !key.Known() {
+				continue
+			}
+			op := &Op{
+				Kind: fo.Kind, Command: fo.Command, Key: key,
+				TTL: fo.TTL, NoTTL: fo.NoTTL, Checked: fo.Checked,
+				Call: c.Call, In: c.In, Via: fn, ViaWhere: fo.Where, Judged: fo.InLock, fact: -1,
+			}
+			if p := fo.key().Param(); p >= 0 && p < len(c.Call.Args) {
+				op.KeyExpr = c.Call.Args[p]
+			}
+			if fo.ValueParam >= 0 && fo.ValueParam < len(c.Call.Args) {
+				op.Value = c.Call.Args[fo.ValueParam]
+			}
+			op.In.Multi = op.In.Multi || fo.Multi
+			ops = append(ops, op)
+		}
+	}
+	b.markChecks(ops)
+	return ops
+}
+
+// commandOps turns one command into ops on its keys.
+func (b *builder) commandOps(env *keyexpr.Env, c redismodel.Call) []*Op {
+	cmd := c.Cmd
+	mk := func(kind OpKind, keyExpr ast.Expr) *Op {
+		return &Op{Kind: kind, Command: cmd.Name, Key: env.Of(keyExpr), KeyExpr: keyExpr,
+			Cmd: cmd, Call: c.Call, In: c.In, fact: -1}
+	}
+	var ops []*Op
+	switch cmd.Name {
+	case "SET", "SETNX", "SETEX", "PSETEX":
+		if cmd.Key() == nil {
+			return nil
+		}
+		op := mk(Write, cmd.Key())
+		op.Value = cmd.Value
+		op.TTL = cmd.SetsExpiry()
+		switch {
+		case cmd.AcquiresNX():
+			op.Kind = Acquire
+			op.Command = "SET NX"
+			if cmd.Name == "SETNX" {
+				op.Command = "SETNX"
+			}
+			op.NoTTL = cmd.NoExpiry()
+		case cmd.Partial:
+			op.Kind = Unknown
+		case cmd.Opts.IfEq != nil:
+			op.Checked = true
+		}
+		ops = append(ops, op)
+	case "DEL", "UNLINK", "GETDEL":
+		for _, k := range cmd.Keys {
+			ops = append(ops, mk(Delete, k))
+		}
+	case "DELEX":
+		if cmd.Key() == nil {
+			return nil
+		}
+		op := mk(Delete, cmd.Key())
+		op.Checked = cmd.Opts.IfEq != nil || cmd.Opts.IfNe != nil
+		if cmd.Partial {
+			op.Kind = Unknown
+		}
+		ops = append(ops, op)
+	case "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT":
+		if cmd.Key() == nil {
+			return nil
+		}
+		op := mk(Expire, cmd.Key())
+		op.TTL = true
+		ops = append(ops, op)
+	case "GET":
+		if cmd.Key() != nil {
+			ops = append(ops, mk(Read, cmd.Key()))
+		}
+	case "EVAL", "EVALSHA":
+		for i, k := range cmd.Keys {
+			if cmd.Script == nil || cmd.Partial {
+				ops = append(ops, mk(Unknown, k))
+				continue
+			}
+			n := i + 1
+			if acq, ttl := cmd.Script.AcquiresNX(n); acq {
+				op := mk(Acquire, k)
+				op.TTL, op.NoTTL = ttl, !ttl
+				if len(cmd.ScriptArgs) > 0 {
+					op.Value = cmd.ScriptArgs[0]
+				}
+				ops = append(ops, op)
+			}
+			if del, checked := cmd.Script.Deletes(n); del {
+				op := mk(Delete, k)
+				op.Checked = checked
+				ops = append(ops, op)
+			}
+			if exp, checked := cmd.Script.Expires(n); exp {
+				if acq, _ := cmd.Script.AcquiresNX(n); !acq {
+					op := mk(Expire, k)
+					op.TTL, op.Checked = true, checked
+					ops = append(ops, op)
+				}
+			}
+		}
+	}
+	out := ops[:0]
+	for _, op := range ops {
+		if op.Key.Known() {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+// markChecks sets Checked on writes queued in a WATCH transaction that
+// read the same key, and ReadBefore on unchecked deletes and expires that
+// follow a GET of the same key in the same function.
+func (b *builder) markChecks(ops []*Op) {
+	for i, op := range ops {
+		if op.Kind != Delete && op.Kind != Expire || op.Checked {
+			continue
+		}
+		for _, prev := range ops[:i] {
+			if prev.Kind != Read || !keyexpr.Same(prev.Key, op.Key, true) {
+				continue
+			}
+			if op.In.Watch != nil && op.In.Multi && prev.In.Watch == op.In.Watch {
+				op.Checked = true
+				op.ReadBefore = nil
+				break
+			}
+			if op.ReadBefore == nil {
+				op.ReadBefore = prev
+			}
+		}
+	}
+}
+
+// summary builds the fact of one function from its ops: only ops whose key
+// depends on a parameter or is stable across functions mean anything to a
+// caller.
+func (b *builder) summary(fd *ast.FuncDecl, ops []*Op) *FuncFact {
+	env := b.env(fd)
+	f := &FuncFact{ReturnsValue: -1}
+	for _, op := range ops {
+		if op.Kind == Read && !op.Key.HasParams() {
+			continue
+		}
+		if !op.Key.HasParams() && !op.Key.Anchored {
+			continue
+		}
+		k := op.Key.Exported()
+		fo := FactOp{
+			Kind: op.Kind, Command: op.Command, Key: k.Exact, Anchored: k.Anchored,
+			ValueParam: -1, TTL: op.TTL, NoTTL: op.NoTTL, Checked: op.Checked,
+			Multi: op.In.Multi,
+		}
+		if op.Via != nil {
+			fo.Where = op.ViaWhere
+		} else {
+			fo.Where = b.where(op.Pos())
+		}
+		if op.Value != nil {
+			fo.ValueParam = env.Of(op.Value).Param()
+		}
+		op.fact = len(f.Ops)
+		f.Ops = append(f.Ops, fo)
+	}
+	if len(f.Ops) == 0 {
+		return nil
+	}
+	f.ReturnsValue = returnsValue(env, fd, ops)
+	return f
+}
+
+// returnsValue finds a result that returns the value of an acquire in fd.
+func returnsValue(env *keyexpr.Env, fd *ast.FuncDecl, ops []*Op) int {
+	want := map[string]bool{}
+	for _, op := range ops {
+		if op.Kind == Acquire && op.Value != nil && op.Via == nil {
+			if k := env.Of(op.Value); k.Known() {
+				want[k.Exact] = true
+			}
+		}
+	}
+	if len(want) == 0 {
+		return -1
+	}
+	idx := -1
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for i, r := range n.Results {
+				if want[env.Of(r).Exact] {
+					idx = i
+				}
+			}
+		}
+		return true
+	})
+	return idx
+}
+
+// joinLocks groups ops into lock lifecycles: each NX acquire starts (or
+// joins) a lock, and every other op on the same key joins it.
+func (b *builder) joinLocks() {
+	var all []located
+	for _, fd := range b.decls {
+		for _, op := range b.ops[fd] {
+			all = append(all, located{op, fd})
+		}
+	}
+	var acqFD []*ast.FuncDecl // function of each lock's first acquire
+	for _, a := range all {
+		if a.op.Kind != Acquire {
+			continue
+		}
+		joined := false
+		for i, l := range b.locks {
+			if keyexpr.Same(l.Acquires[0].Key, a.op.Key, acqFD[i] == a.fd) {
+				l.Acquires = append(l.Acquires, a.op)
+				a.op.lock = l
+				joined = true
+				break
+			}
+		}
+		if !joined {
+			l := &Lock{Key: a.op.Key, Acquires: []*Op{a.op}}
+			a.op.lock = l
+			b.locks = append(b.locks, l)
+			acqFD = append(acqFD, a.fd)
+		}
+	}
+	for _, a := range all {
+		if a.op.Kind == Acquire {
+			continue
+		}
+		for i, l := range b.locks {
+			if b.sameKey(l, acqFD[i], a.op, a.fd) {
+				l.Ops = append(l.Ops, a.op)
+				a.op.lock = l
+				break
+			}
+		}
+	}
+	b.joinByParam(all)
+}
+
+// located is an op with its function.
+type located struct {
+	op *Op
+	fd *ast.FuncDecl
+}
+
+func (b *builder) sameKey(l *Lock, lfd *ast.FuncDecl, op *Op, fd *ast.FuncDecl) bool {
+	for _, acq := range l.Acquires {
+		if keyexpr.Same(acq.Key, op.Key, lfd == fd && acq == l.Acquires[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// joinByParam joins a lock API whose functions take the key as a
+// parameter: an acquire of parameter key with a value made inside the
+// function (not a thin wrapper passing the value through), and ops on a
+// parameter key in sibling methods of the same type, or in functions of
+// the same file. Callers are unknown, so the key is the role, not a value.
+func (b *builder) joinByParam(all []located) {
+	for _, a := range all {
+		op := a.op
+		if op.Kind != Acquire || op.lock == nil || len(op.lock.Acquires) != 1 || op.Key.Param() < 0 {
+			continue
+		}
+		if op.Value == nil || b.env(a.fd).Of(op.Value).HasParams() {
+			continue
+		}
+		l := op.lock
+		for _, o := range all {
+			if o.fd == a.fd || o.op.lock != nil || o.op.Key.Param() < 0 || !b.siblings(a.fd, o.fd) {
+				continue
+			}
+			if o.op.Kind == Acquire {
+				continue
+			}
+			l.Ops = append(l.Ops, o.op)
+			l.ByParam = true
+			o.op.lock = l
+		}
+	}
+	for _, l := range b.locks {
+		sort.SliceStable(l.Ops, func(i, j int) bool { return l.Ops[i].Pos() < l.Ops[j].Pos() })
+	}
+}
+
+// siblings reports whether two functions are methods of one type, or
+// plain functions in one file.
+func (b *builder) siblings(x, y *ast.FuncDecl) bool {
+	if (x.Recv == nil) != (y.Recv == nil) {
+		return false
+	}
+	if x.Recv == nil {
+		return b.pass.Fset.File(x.Pos()) == b.pass.Fset.File(y.Pos())
+	}
+	return recvType(b.pass.TypesInfo, x) == recvType(b.pass.TypesInfo, y)
+}
+
+func recvType(info *types.Info, fd *ast.FuncDecl) types.Type {
+	fn, ok := info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return nil
+	}
+	t := fn.Type().(*types.Signature).Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return t
+}
+
+// exportFacts publishes the summaries, marking ops rules already judged
+// here because they are part of a lock of this package.
+func (b *builder) exportFacts() {
+	for _, fd := range b.decls {
+		fn, ok := b.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		if !ok {
+			continue
+		}
+		f := b.facts[fn]
+		if f == nil {
+			continue
+		}
+		for _, op := range b.ops[fd] {
+			if op.fact >= 0 && op.fact < len(f.Ops) && op.lock != nil {
+				f.Ops[op.fact].InLock = true
+			}
+		}
+		b.pass.ExportObjectFact(fn, f)
+	}
+	for m, impl := range b.ifaces {
+		if f := b.facts[impl]; f != nil && m.Pkg() == b.pass.Pkg {
+			b.pass.ExportObjectFact(m, f)
+		}
+	}
+}

@@ -1,0 +1,44 @@
+package lifecycle_test
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+	"github.com/locklint/locklint/analyzers/internal/testutil"
+)
+
+// dump reports each lock lifecycle at its first acquire, so the tests can
+// check the model with // want comments.
+var dump = &analysis.Analyzer{
+	Name:     "dump",
+	Doc:      "reports lock lifecycles",
+	Requires: []*analysis.Analyzer{lifecycle.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
+		for _, l := range res.Locks {
+			var parts []string
+			for _, op := range l.Ops {
+				s := op.Kind.String()
+				if op.Checked {
+					s += " checked"
+				}
+				if op.Via != nil {
+					s += " via " + op.Via.Pkg().Name() + "." + op.Via.Name()
+				}
+				parts = append(parts, s)
+			}
+			pass.Reportf(l.Acquires[0].Pos(), "lock %s: %s", l.Key.Shape, strings.Join(parts, "; "))
+		}
+		return nil, nil
+	},
+}
+
+func TestModel(t *testing.T) {
+	dir := testutil.GOPATH(t, "testdata")
+	analysistest.Run(t, dir, lifecycle.Analyzer, "locker")
+	analysistest.Run(t, dir, dump, "model")
+}

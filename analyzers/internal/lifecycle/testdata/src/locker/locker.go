@@ -1,0 +1,17 @@
+package locker // want package:"uses redis"
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var rdb = redis.NewClient(&redis.Options{})
+
+func Lock(ctx context.Context, key string) bool { // want Lock:`acquire \$p1\$ without ttl`
+	return rdb.SetNX(ctx, key, "1", 0).Val()
+}
+
+func Unlock(ctx context.Context, key string) { // want Unlock:`delete \$p1\$`
+	rdb.Del(ctx, key)
+}

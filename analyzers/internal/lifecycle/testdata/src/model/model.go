@@ -1,0 +1,73 @@
+package model
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"time"
+
+	redigo "github.com/gomodule/redigo/redis"
+	"github.com/redis/go-redis/v9"
+	"github.com/redis/rueidis"
+
+	"locker"
+)
+
+var rdb = redis.NewClient(&redis.Options{})
+
+//go:embed unlock.lua
+var unlockLua string
+
+var unlock = redis.NewScript(unlockLua)
+
+const releaseSrc = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`
+
+func goredis(ctx context.Context, id string) {
+	key := fmt.Sprintf("lock:%s", id)
+	rdb.SetNX(ctx, key, "tok", 10*time.Second) // want `lock call\(fmt.Sprintf,"lock:%s",\*\): delete; delete checked; delete checked; read; delete`
+	rdb.Del(ctx, fmt.Sprintf("lock:%s", id))
+	unlock.Run(ctx, rdb, []string{key}, "tok")
+	rdb.Eval(ctx, releaseSrc, []string{key}, "tok")
+	rdb.Get(ctx, key)
+	rdb.Del(ctx, key)
+}
+
+func setArgs(ctx context.Context) {
+	rdb.SetArgs(ctx, "job", "v", redis.SetArgs{Mode: "NX"}) // want `lock "job": expire`
+	rdb.Expire(ctx, "job", time.Second)
+}
+
+func watch(ctx context.Context, key, tok string) {
+	rdb.SetNX(ctx, key, tok, time.Second) // want `lock \*: read; delete checked`
+	_ = rdb.Watch(ctx, func(tx *redis.Tx) error {
+		if tx.Get(ctx, key).Val() != tok {
+			return nil
+		}
+		_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Del(ctx, key)
+			return nil
+		})
+		return err
+	}, key)
+}
+
+func rawRedigo(c redigo.Conn, key string) {
+	c.Do("set", key, "x", "px", 100, "nx") // want `lock \*: expire; delete`
+	c.Do("PEXPIRE", key, 100)
+	c.Do("DEL", key)
+}
+
+func rueidisB(ctx context.Context, c rueidis.Client, key string) {
+	c.Do(ctx, c.B().Set().Key(key).Value("v").Nx().Px(time.Second).Build()) // want `lock \*: delete`
+	c.Do(ctx, c.B().Del().Key(key).Build())
+}
+
+func viaHelpers(ctx context.Context, name string) {
+	locker.Lock(ctx, "job:"+name) // want `lock concat\("job:",\*\): delete via locker.Unlock`
+	defer locker.Unlock(ctx, "job:"+name)
+}
+
+func cache(ctx context.Context) {
+	rdb.Set(ctx, "cache:x", "v", time.Minute)
+	rdb.Del(ctx, "cache:x")
+}

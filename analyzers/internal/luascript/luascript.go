@@ -1,0 +1,341 @@
+// Package luascript reads a Redis Lua script and says what it does to each
+// of its KEYS: deletes, expires, sets NX, reads, and whether those writes
+// are guarded by a comparison against an ARGV value (the owner check that
+// makes a release or renewal safe).
+//
+// It is a tokenizer plus a few patterns, not a Lua interpreter. It
+// understands redis.call/redis.pcall with a constant command name, KEYS[n]
+// and ARGV[n] (directly or through a local alias), and comparisons with ==
+// or ~=. An effect on a key it cannot pin down gets Key 0. Callers must treat
+// a script they could not read at all as unknown, never as harmless.
+package luascript
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Effect is one redis.call in the script.
+type Effect struct {
+	Command string // upper case: DEL, UNLINK, PEXPIRE, SET, GET, DELEX, ...
+	Key     int    // KEYS index (1-based), 0 when unknown
+	NX      bool   // SET ... NX
+	TTL     bool   // SET with EX/PX/EXAT/PXAT, or an EXPIRE family command
+	// Checked is true when the call runs after the script compared the
+	// key's value with an ARGV value (or the command itself carries IFEQ).
+	Checked bool
+}
+
+// Script is the analysis of one Lua source text.
+type Script struct {
+	Text    string
+	Effects []Effect
+	// Compares is true when the script compares a value it read from
+	// Redis with an argument.
+	Compares bool
+}
+
+// Deletes reports whether the script deletes KEYS[key] (or an unknown
+// key, when key is 0), and whether every such delete is owner-checked.
+func (s *Script) Deletes(key int) (deletes, checked bool) {
+	checked = true
+	for _, e := range s.Effects {
+		if isDelete(e.Command) && (e.Key == key || e.Key == 0) {
+			deletes = true
+			checked = checked && e.Checked
+		}
+	}
+	return deletes, deletes && checked
+}
+
+// Expires reports whether the script sets a TTL on KEYS[key] other than
+// through an NX acquire, and whether every such call is owner-checked.
+func (s *Script) Expires(key int) (expires, checked bool) {
+	checked = true
+	for _, e := range s.Effects {
+		if (isExpire(e.Command) || e.Command == "SET" && !e.NX && e.TTL) && (e.Key == key || e.Key == 0) {
+			expires = true
+			checked = checked && e.Checked
+		}
+	}
+	return expires, expires && checked
+}
+
+// AcquiresNX reports whether the script sets KEYS[key] with NX, and
+// whether that SET carries an expiry.
+func (s *Script) AcquiresNX(key int) (acquires, ttl bool) {
+	for _, e := range s.Effects {
+		if e.Key == key && (e.Command == "SET" && e.NX || e.Command == "SETNX") {
+			acquires = true
+			ttl = ttl || e.TTL
+		}
+	}
+	if acquires && !ttl {
+		// SETNX then PEXPIRE inside one script is atomic.
+		if exp, _ := s.Expires(key); exp {
+			ttl = true
+		}
+	}
+	return acquires, ttl
+}
+
+func isDelete(c string) bool { return c == "DEL" || c == "UNLINK" || c == "GETDEL" || c == "DELEX" }
+
+func isExpire(c string) bool {
+	switch c {
+	case "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT":
+		return true
+	}
+	return false
+}
+
+// Parse analyzes Lua source text.
+func Parse(src string) *Script {
+	s := &Script{Text: src}
+	toks := tokenize(src)
+	keyAlias := map[string]int{}  // local k = KEYS[1]
+	argAlias := map[string]bool{} // local token = ARGV[1]
+	compared := false
+
+	// keyIndex parses KEYS[n] at toks[i:], returning n and the next index.
+	keyIndex := func(i int) (int, int, bool) {
+		if i < len(toks) && keyAlias[toks[i].text] > 0 && toks[i].kind == tIdent {
+			return keyAlias[toks[i].text], i + 1, true
+		}
+		if i+3 < len(toks) && toks[i].text == "KEYS" && toks[i+1].text == "[" && toks[i+3].text == "]" {
+			n, err := strconv.Atoi(toks[i+2].text)
+			if err != nil {
+				return 0, i + 4, true
+			}
+			return n, i + 4, true
+		}
+		return 0, i, false
+	}
+	isArg := func(i int) bool {
+		return i < len(toks) && (toks[i].text == "ARGV" || toks[i].kind == tIdent && argAlias[toks[i].text])
+	}
+
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		// local name = KEYS[n] | ARGV[n]
+		if t.text == "local" && i+3 < len(toks) && toks[i+1].kind == tIdent && toks[i+2].text == "=" {
+			name := toks[i+1].text
+			if n, _, ok := keyIndex(i + 3); ok && toks[i+3].text == "KEYS" {
+				keyAlias[name] = n
+			} else if toks[i+3].text == "ARGV" {
+				argAlias[name] = true
+			}
+		}
+		// An owner check: a comparison with an argument on either side,
+		// e.g. redis.call('GET', KEYS[1]) == ARGV[1] or v ~= token.
+		if (t.text == "==" || t.text == "~=") && (isArg(i+1) || isArg(backOperand(toks, i))) {
+			compared = true
+			s.Compares = true
+		}
+		if cmd, key, ok := callAt(toks, i, keyIndex); ok {
+			e := Effect{Command: cmd, Key: key, Checked: compared}
+			args := callArgs(toks, i)
+			for _, a := range args {
+				switch strings.ToUpper(a) {
+				case "NX":
+					e.NX = true
+				case "EX", "PX", "EXAT", "PXAT":
+					e.TTL = true
+				case "IFEQ":
+					e.Checked = true
+				}
+			}
+			if isExpire(cmd) {
+				e.TTL = true
+			}
+			// Hash and set locks check ownership by membership:
+			// redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1.
+			if cmd == "HEXISTS" || cmd == "HGET" || cmd == "SISMEMBER" || cmd == "ZSCORE" {
+				if argMentioned(toks, i, isArg) {
+					compared = true
+					s.Compares = true
+				}
+			}
+			s.Effects = append(s.Effects, e)
+		}
+	}
+	return s
+}
+
+// backOperand returns the index of the first token of a simple operand
+// ending just before toks[i] (ARGV[n] or an identifier).
+func backOperand(toks []token, i int) int {
+	if i >= 1 && toks[i-1].text == "]" && i >= 4 {
+		return i - 4
+	}
+	if i >= 1 {
+		return i - 1
+	}
+	return len(toks)
+}
+
+// argMentioned reports whether the call at toks[i] passes an ARGV value.
+func argMentioned(toks []token, i int, isArg func(int) bool) bool {
+	depth := 0
+	for j := i + 3; j < len(toks); j++ {
+		switch toks[j].text {
+		case "(":
+			depth++
+		case ")":
+			depth--
+			if depth == 0 {
+				return false
+			}
+		}
+		if isArg(j) {
+			return true
+		}
+	}
+	return false
+}
+
+// callAt recognises redis.call('CMD', KEYS[n] ...) or redis.pcall at toks[i].
+func callAt(toks []token, i int, keyIndex func(int) (int, int, bool)) (cmd string, key int, ok bool) {
+	if i+5 >= len(toks) || toks[i].text != "redis" || toks[i+1].text != "." ||
+		(toks[i+2].text != "call" && toks[i+2].text != "pcall") || toks[i+3].text != "(" || toks[i+4].kind != tString {
+		return "", 0, false
+	}
+	cmd = strings.ToUpper(toks[i+4].text)
+	if toks[i+5].text == "," {
+		if n, _, ok := keyIndex(i + 6); ok {
+			key = n
+		}
+	}
+	return cmd, key, true
+}
+
+// callArgs returns the string and identifier arguments of the call at toks[i].
+func callArgs(toks []token, i int) []string {
+	var out []string
+	depth := 0
+	for j := i + 3; j < len(toks); j++ {
+		switch toks[j].text {
+		case "(":
+			depth++
+		case ")":
+			depth--
+			if depth == 0 {
+				return out
+			}
+		}
+		if toks[j].kind == tString {
+			out = append(out, toks[j].text)
+		}
+	}
+	return out
+}
+
+type tokKind int
+
+const (
+	tPunct tokKind = iota
+	tIdent
+	tString
+	tNumber
+)
+
+type token struct {
+	kind tokKind
+	text string
+}
+
+// tokenize splits Lua source into identifiers, numbers, strings (unquoted)
+// and punctuation, dropping comments.
+func tokenize(src string) []token {
+	var toks []token
+	i := 0
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case strings.HasPrefix(src[i:], "--"):
+			i += 2
+			if n, ok := longBracket(src[i:]); ok {
+				end := strings.Index(src[i+n:], "]"+strings.Repeat("=", n-2)+"]")
+				if end < 0 {
+					return toks
+				}
+				i += n + end + n
+				continue
+			}
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		case c == '"' || c == '\'':
+			j := i + 1
+			var b strings.Builder
+			for j < len(src) && src[j] != c {
+				if src[j] == '\\' && j+1 < len(src) {
+					j++
+				}
+				b.WriteByte(src[j])
+				j++
+			}
+			toks = append(toks, token{tString, b.String()})
+			i = j + 1
+		case c == '[':
+			if n, ok := longBracket(src[i:]); ok {
+				end := strings.Index(src[i+n:], "]"+strings.Repeat("=", n-2)+"]")
+				if end < 0 {
+					return toks
+				}
+				toks = append(toks, token{tString, src[i+n : i+n+end]})
+				i += n + end + n
+				continue
+			}
+			toks = append(toks, token{tPunct, "["})
+			i++
+		case isIdentByte(c) && !(c >= '0' && c <= '9'):
+			j := i
+			for j < len(src) && isIdentByte(src[j]) {
+				j++
+			}
+			toks = append(toks, token{tIdent, src[i:j]})
+			i = j
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(src) && (isIdentByte(src[j]) || src[j] == '.') {
+				j++
+			}
+			toks = append(toks, token{tNumber, src[i:j]})
+			i = j
+		default:
+			if i+1 < len(src) {
+				two := src[i : i+2]
+				if two == "==" || two == "~=" || two == "<=" || two == ">=" || two == ".." {
+					toks = append(toks, token{tPunct, two})
+					i += 2
+					continue
+				}
+			}
+			toks = append(toks, token{tPunct, string(c)})
+			i++
+		}
+	}
+	return toks
+}
+
+// longBracket reports the length of an opening long bracket ([[ or [==[).
+func longBracket(s string) (int, bool) {
+	if !strings.HasPrefix(s, "[") {
+		return 0, false
+	}
+	j := 1
+	for j < len(s) && s[j] == '=' {
+		j++
+	}
+	if j < len(s) && s[j] == '[' {
+		return j + 1, true
+	}
+	return 0, false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

@@ -1,0 +1,48 @@
+package luascript
+
+import "testing"
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name            string
+		src             string
+		del, delChecked bool
+		exp, expChecked bool
+		acq, acqTTL     bool
+	}{
+		{name: "compare and delete", src: `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`,
+			del: true, delChecked: true},
+		{name: "negated guard", src: "if redis.call('GET', KEYS[1]) ~= ARGV[1] then\n return 0\nend\nreturn redis.call('DEL', KEYS[1])",
+			del: true, delChecked: true},
+		{name: "aliases", src: "local key = KEYS[1]\nlocal token = ARGV[1]\nlocal v = redis.call('get', key)\nif v == token then redis.call('unlink', key) end",
+			del: true, delChecked: true},
+		{name: "blind delete", src: `return redis.call('DEL', KEYS[1])`, del: true},
+		{name: "get then delete, no compare", src: `local v = redis.call('GET', KEYS[1]); redis.call('DEL', KEYS[1]); return v`, del: true},
+		{name: "comment is not code", src: "-- if redis.call('get', KEYS[1]) == ARGV[1] then\nreturn redis.call('del', KEYS[1])", del: true},
+		{name: "long comment", src: "--[[ redis.call('del', KEYS[1]) ]]\nreturn 1"},
+		{name: "checked renew", src: `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) end return 0`,
+			exp: true, expChecked: true},
+		{name: "blind renew", src: `return redis.call("pexpire", KEYS[1], ARGV[1])`, exp: true},
+		{name: "acquire with ttl", src: `return redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2])`, acq: true, acqTTL: true},
+		{name: "setnx then pexpire in one script", src: "if redis.call('setnx', KEYS[1], ARGV[1]) == 1 then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end return 0",
+			acq: true, acqTTL: true, exp: true},
+		{name: "hash lock", src: "if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then return nil end\nreturn redis.call('del', KEYS[1])",
+			del: true, delChecked: true},
+		{name: "delex", src: `return redis.call('DELEX', KEYS[1], 'IFEQ', ARGV[1])`, del: true, delChecked: true},
+		{name: "long string", src: "redis.call([[del]], KEYS[1])", del: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Parse(tt.src)
+			if del, checked := s.Deletes(1); del != tt.del || checked != tt.delChecked {
+				t.Errorf("Deletes(1) = %v, %v; want %v, %v (effects %+v)", del, checked, tt.del, tt.delChecked, s.Effects)
+			}
+			if exp, checked := s.Expires(1); exp != tt.exp || checked != tt.expChecked {
+				t.Errorf("Expires(1) = %v, %v; want %v, %v (effects %+v)", exp, checked, tt.exp, tt.expChecked, s.Effects)
+			}
+			if acq, ttl := s.AcquiresNX(1); acq != tt.acq || ttl != tt.acqTTL {
+				t.Errorf("AcquiresNX(1) = %v, %v; want %v, %v (effects %+v)", acq, ttl, tt.acq, tt.acqTTL, s.Effects)
+			}
+		})
+	}
+}
