@@ -1,0 +1,3 @@
+module example.com/integration
+
+go 1.26
