@@ -111,4 +111,3 @@ func waitGone(t testing.TB, c redis.Cmdable, key string) {
 		}
 	}
 }
-

@@ -389,11 +389,23 @@ func TestBadInput(t *testing.T) {
 		"Do nil client": func() error {
 			return New(nil).Do(ctx, "k", time.Second, func(context.Context, *Lease) error { return nil })
 		},
-		"no nodes":       func() error { _, err := NewRedlock(nil).TryAcquire(ctx, "k", time.Second); return err },
-		"nil node":       func() error { _, err := NewRedlock([]redis.UniversalClient{c, nil}).TryAcquire(ctx, "k", time.Second); return err },
-		"fair redlock":   func() error { _, err := NewRedlock([]redis.UniversalClient{c, c, c}, WithFairness()).TryAcquire(ctx, "k", time.Second); return err },
-		"replica ack 0":  func() error { _, err := New(c, WithReplicaAck(0, time.Second)).TryAcquire(ctx, "k", time.Second); return err },
-		"bad backoff":    func() error { _, err := New(c, WithBackoff(time.Second, time.Millisecond)).Acquire(ctx, "k", time.Second); return err },
+		"no nodes": func() error { _, err := NewRedlock(nil).TryAcquire(ctx, "k", time.Second); return err },
+		"nil node": func() error {
+			_, err := NewRedlock([]redis.UniversalClient{c, nil}).TryAcquire(ctx, "k", time.Second)
+			return err
+		},
+		"fair redlock": func() error {
+			_, err := NewRedlock([]redis.UniversalClient{c, c, c}, WithFairness()).TryAcquire(ctx, "k", time.Second)
+			return err
+		},
+		"replica ack 0": func() error {
+			_, err := New(c, WithReplicaAck(0, time.Second)).TryAcquire(ctx, "k", time.Second)
+			return err
+		},
+		"bad backoff": func() error {
+			_, err := New(c, WithBackoff(time.Second, time.Millisecond)).Acquire(ctx, "k", time.Second)
+			return err
+		},
 		"node timeout":   func() error { _, err := New(c, WithNodeTimeout(0)).TryAcquire(ctx, "k", time.Second); return err },
 		"brace key":      func() error { _, err := New(c).TryAcquire(ctx, "a}b", time.Second); return err },
 		"ReleaseKey nil": func() error { _, err := ReleaseKey(ctx, nil, "k", "t"); return err },

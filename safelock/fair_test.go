@@ -1,0 +1,174 @@
+package safelock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// TestFairOrder: waiters that queued one after another get the lock in
+// that order, and the releaser does not jump the queue.
+func TestFairOrder(t *testing.T) {
+	l, c := startLocker(t, WithFairness(), WithBackoff(time.Hour, time.Hour))
+	ctx := testCtx(t)
+	ks, _ := lockKeys("fair")
+	h, err := l.TryAcquire(ctx, "fair", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 5
+	order := make(chan int, n)
+	errc := make(chan error, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			lease, err := l.Acquire(ctx, "fair", time.Minute)
+			if err != nil {
+				errc <- err
+				return
+			}
+			order <- i
+			errc <- lease.Release(ctx)
+		}()
+		waitQueued(t, c, ks.queue, i+1)
+	}
+	if err := h.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.TryAcquire(ctx, "fair", time.Minute); !errors.Is(err, ErrNotAcquired) {
+		// TryAcquire never jumps the queue; by now someone queued may
+		// hold it, or the queue is still non-empty.
+		t.Fatal("TryAcquire got the lock while waiters were queued")
+	}
+	for i := 0; i < n; i++ {
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+		if got := <-order; got != i {
+			t.Fatalf("grant %d went to waiter %d", i, got)
+		}
+	}
+	if c.Exists(ctx, ks.queue, ks.deadlines).Val() != 0 {
+		t.Fatal("queue keys left behind")
+	}
+}
+
+func waitQueued(tb testing.TB, c interface {
+	ZCard(context.Context, string) *redis.IntCmd
+}, key string, n int) {
+	tb.Helper()
+	ctx := testCtx(tb)
+	for c.ZCard(ctx, key).Val() < int64(n) {
+		select {
+		case <-ctx.Done():
+			tb.Fatalf("queue %s never reached %d", key, n)
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+// TestFairDeadWaiter: a waiter that stops asking leaves the queue by
+// itself, and the lock then passes to the next waiter.
+func TestFairDeadWaiter(t *testing.T) {
+	l, c := startLocker(t, WithFairness())
+	l.opts.waiterTTL = 300 * time.Millisecond
+	ctx := testCtx(t)
+	ks, _ := lockKeys("dead")
+	h, err := l.TryAcquire(ctx, "dead", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A waiter joins the queue once and then dies.
+	dead := NewToken()
+	if g, err := l.nodes[0].acquire(ctx, ks, dead, time.Minute, &l.opts, true); err != nil || g.ok || !g.head {
+		t.Fatalf("dead waiter joining: %+v %v", g, err)
+	}
+	if err := h.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.TryAcquire(ctx, "dead", time.Minute); !errors.Is(err, ErrNotAcquired) {
+		t.Fatalf("TryAcquire with a waiter queued: %v, want ErrNotAcquired", err)
+	}
+	lease, err := l.Acquire(ctx, "dead", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ZScore(ctx, ks.queue, dead).Err() == nil {
+		t.Fatal("dead waiter still queued")
+	}
+	if err := lease.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFairCancelledWaiterLeaves: a waiter whose ctx ends leaves the queue
+// at once, so the next waiter is not held up.
+func TestFairCancelledWaiterLeaves(t *testing.T) {
+	l, c := startLocker(t, WithFairness())
+	ctx := testCtx(t)
+	ks, _ := lockKeys("cancel")
+	h, err := l.TryAcquire(ctx, "cancel", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := l.Acquire(wctx, "cancel", time.Minute)
+		errc <- err
+	}()
+	waitQueued(t, c, ks.queue, 1)
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled waiter: %v", err)
+	}
+	if n := c.ZCard(ctx, ks.queue).Val(); n != 0 {
+		t.Fatalf("%d waiters queued after cancel", n)
+	}
+	if err := h.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	lease, err := l.TryAcquire(ctx, "cancel", time.Minute)
+	if err != nil {
+		t.Fatalf("TryAcquire after the only waiter left: %v", err)
+	}
+	_ = lease.Release(ctx)
+}
+
+func TestFairManyContenders(t *testing.T) {
+	l, _ := startLocker(t, WithFairness())
+	ctx := testCtx(t)
+	const clients, rounds = 6, 8
+	grants := make([]int, clients)
+	errc := make(chan error, clients)
+	for i := 0; i < clients; i++ {
+		go func() {
+			for r := 0; r < rounds; r++ {
+				lease, err := l.Acquire(ctx, "many", time.Second)
+				if err != nil {
+					errc <- fmt.Errorf("client %d: %w", i, err)
+					return
+				}
+				grants[i]++
+				if err := lease.Release(ctx); err != nil {
+					errc <- err
+					return
+				}
+			}
+			errc <- nil
+		}()
+	}
+	for i := 0; i < clients; i++ {
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, g := range grants {
+		if g != rounds {
+			t.Fatalf("client %d got %d grants", i, g)
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package safelock
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/locklint/locklint/internal/redistest"
+	"github.com/redis/go-redis/v9"
+)
+
+func startRedlock(t *testing.T, n int, opts ...Option) (*Locker, []*redistest.Server, []*redis.Client) {
+	t.Helper()
+	servers := redistest.StartN(t, n)
+	clients := make([]redis.UniversalClient, n)
+	plain := make([]*redis.Client, n)
+	for i, s := range servers {
+		plain[i] = s.Client()
+		clients[i] = plain[i]
+	}
+	l := NewRedlock(clients, append([]Option{WithNodeTimeout(250 * time.Millisecond)}, opts...)...)
+	t.Cleanup(func() { _ = l.Close() })
+	return l, servers, plain
+}
+
+func TestRedlock(t *testing.T) {
+	l, servers, cs := startRedlock(t, 3)
+	ctx := testCtx(t)
+	a, err := l.TryAcquire(ctx, "rl", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cs {
+		if got := c.Get(ctx, "rl").Val(); got != a.Token() {
+			t.Fatalf("node %d holds %q", i, got)
+		}
+	}
+	if _, err := l.TryAcquire(ctx, "rl", time.Minute); !errors.Is(err, ErrNotAcquired) {
+		t.Fatalf("second TryAcquire: %v", err)
+	}
+	if err := a.Renew(ctx, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	// One node down: a majority still grants, and fences keep rising.
+	servers[2].Kill()
+	b, err := l.TryAcquire(ctx, "rl", time.Minute)
+	if err != nil {
+		t.Fatalf("with 2 of 3 nodes: %v", err)
+	}
+	if b.Fence() <= a.Fence() {
+		t.Fatalf("fence %d after %d", b.Fence(), a.Fence())
+	}
+	if err := b.Renew(ctx, time.Minute); err != nil {
+		t.Fatalf("renew with 2 of 3 nodes: %v", err)
+	}
+	if err := b.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	// Two nodes down: no quorum, a clear error that is not ErrNotAcquired.
+	servers[1].Kill()
+	_, err = l.TryAcquire(ctx, "rl", time.Minute)
+	if err == nil || errors.Is(err, ErrNotAcquired) {
+		t.Fatalf("with 1 of 3 nodes: %v, want a quorum error", err)
+	}
+	t.Log(err)
+	if cs[0].Exists(ctx, "rl").Val() != 0 {
+		t.Fatal("failed attempt left its key on the live node")
+	}
+}
+
+// TestRedlockMinorityReleased: when only a minority grants, the attempt
+// deletes its key there and leaves the other owner's keys alone.
+func TestRedlockMinorityReleased(t *testing.T) {
+	l, _, cs := startRedlock(t, 3)
+	ctx := testCtx(t)
+	for _, c := range cs[1:] {
+		if err := c.Set(ctx, "m", "other", time.Minute).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := l.TryAcquire(ctx, "m", time.Minute); !errors.Is(err, ErrNotAcquired) {
+		t.Fatalf("1 of 3 granted: %v, want ErrNotAcquired", err)
+	}
+	if cs[0].Exists(ctx, "m").Val() != 0 {
+		t.Fatal("minority grant not released")
+	}
+	for i, c := range cs[1:] {
+		if got := c.Get(ctx, "m").Val(); got != "other" {
+			t.Fatalf("node %d: other owner's lock changed to %q", i+1, got)
+		}
+	}
+}
+
+// TestRedlockFence: per-node counters that disagree still give a fence
+// above every fence issued before, because each lease lifts the counters
+// of its granting majority to its own fence.
+func TestRedlockFence(t *testing.T) {
+	l, _, cs := startRedlock(t, 3)
+	ctx := testCtx(t)
+	ks, _ := lockKeys("f")
+	for i, v := range []int{10, 5, 5} {
+		if err := cs[i].Set(ctx, ks.fence, v, 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Node 2 is held by someone else: nodes 0 and 1 grant, fence 11.
+	if err := cs[2].Set(ctx, "f", "other", time.Minute).Err(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := l.TryAcquire(ctx, "f", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Fence() != 11 {
+		t.Fatalf("fence %d, want 11 (max of 11, 6)", a.Fence())
+	}
+	if got, _ := cs[1].Get(ctx, ks.fence).Int64(); got != 11 {
+		t.Fatalf("node 1 counter %d, want lifted to 11", got)
+	}
+	// A holder that never releases: its keys expire. The next majority
+	// (nodes 1 and 2) must issue a higher fence than 11.
+	for _, c := range cs {
+		if err := c.Del(ctx, "f").Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cs[0].Set(ctx, "f", "other", time.Minute).Err(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := l.TryAcquire(ctx, "f", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Fence() <= a.Fence() {
+		t.Fatalf("fence %d after %d", b.Fence(), a.Fence())
+	}
+	_ = b.Release(ctx)
+}
