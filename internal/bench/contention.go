@@ -25,6 +25,7 @@ type keyState struct {
 type clientStats struct {
 	wait, handoff, hold, release *Hist
 	grants, timeouts, reacq      int64
+	stillWaiting                 int64
 }
 
 // contention runs the closed-loop sweep for every implementation, then
@@ -116,6 +117,7 @@ func (r *runner) contend(ctx context.Context, l Locker, n int, rate float64) (*C
 		res.Grants += s.grants
 		res.Timeouts += s.timeouts
 		res.Reacquired += s.reacq
+		res.StillWaiting += s.stillWaiting
 		res.PerClient = append(res.PerClient, s.grants)
 		p99 := int64(s.wait.Quantile(0.99))
 		res.PerClientP99 = append(res.PerClientP99, p99)
@@ -195,7 +197,12 @@ func (r *runner) contendClient(ctx context.Context, l Locker, i, n int, rate flo
 		ks.waiting.Add(-1)
 		if err != nil {
 			switch {
-			case ctx.Err() != nil: // the phase ended; not the lock's failure
+			case ctx.Err() != nil:
+				// The phase ended while this client waited. Count the wait
+				// so far: dropping it would hide exactly the clients a
+				// lock starves.
+				s.wait.Record(granted.Sub(begin))
+				s.stillWaiting++
 				return
 			case errors.Is(err, context.DeadlineExceeded):
 				s.timeouts++
@@ -207,11 +214,13 @@ func (r *runner) contendClient(ctx context.Context, l Locker, i, n int, rate flo
 		}
 		s.grants++
 		s.wait.Record(granted.Sub(begin))
-		if lr := ks.lastRelease.Swap(0); lr != 0 {
+		// Handoff and re-acquire only mean something when someone was
+		// waiting as the key was released.
+		if lr := ks.lastRelease.Swap(0); lr != 0 && ks.contended.Load() {
 			s.handoff.Record(granted.Sub(time.Unix(0, lr)))
-		}
-		if ks.lastHolder.Load() == int32(i) && ks.contended.Load() {
-			s.reacq++
+			if ks.lastHolder.Load() == int32(i) {
+				s.reacq++
+			}
 		}
 		hold := r.holdTime(rng)
 		time.Sleep(hold)

@@ -90,6 +90,7 @@ func Merge(reps ...*Report) (*Report, error) {
 			m.PerClient = append(m.PerClient, c.PerClient...)
 			m.PerClientP99 = append(m.PerClientP99, c.PerClientP99...)
 			m.Timeouts += c.Timeouts
+			m.StillWaiting += c.StillWaiting
 			m.Reacquired += c.Reacquired
 			m.Commands += c.Commands
 			m.derive()

@@ -113,6 +113,9 @@ type ContendRes struct {
 	WorstClientP99 int64   `json:"worst_client_wait_p99_ns"`
 	Starved        int     `json:"starved_clients"`
 	Timeouts       int64   `json:"acquire_timeouts"`
+	// StillWaiting counts requests still waiting when the phase ended;
+	// their wait so far is included in Wait (a lower bound).
+	StillWaiting int64 `json:"still_waiting"`
 	// Reacquired counts grants that went to the client that released the
 	// key just before, while others were waiting.
 	Reacquired       int64   `json:"reacquired"`

@@ -46,15 +46,19 @@ func (rep *Report) WriteText(w io.Writer) error {
 	if len(rep.Latency) > 0 {
 		fmt.Fprintf(&b, "\nLatency, uncontended (1 client, TTL %s); xRTT = p50 / RTT\n", fmtDur(cfg.TTL))
 		tw := table(&b)
-		fmt.Fprintln(tw, "  impl\top\tcount\terrors\tp50\tp90\tp99\tp99.9\tmax\txRTT\tcmds\t")
+		fmt.Fprintln(tw, "  impl\top\tcount\terrors\tp50\tp90\tp99\tp99.9\tmax\txRTT\t")
 		for _, l := range rep.Latency {
 			opRow(tw, "  "+l.Impl+"\tacquire", l.Acquire, rtt)
 			opRow(tw, "  \trenew", l.Renew, rtt)
 			opRow(tw, "  \trelease", l.Release, rtt)
-			opRow(tw, fmt.Sprintf("  \tacq+rel"), l.Cycle, rtt)
-			fmt.Fprintf(tw, "  \t\t\t\t\t\t\t\t\t\t%.1f/cycle\t\n", l.CommandsPerCycle)
+			opRow(tw, "  \tacq+rel", l.Cycle, rtt)
 		}
 		_ = tw.Flush()
+		b.WriteString("  commands on the wire per acquire+renew+release:")
+		for _, l := range rep.Latency {
+			fmt.Fprintf(&b, " %s %.1f", l.Impl, l.CommandsPerCycle)
+		}
+		b.WriteString("\n")
 		fmt.Fprintf(&b, "\nRenew margin: a lease with TTL %s renewed every %s; time left on it at each confirmed renew (low is bad)\n",
 			fmtDur(cfg.WatchdogTTL), fmtDur(cfg.WatchdogTTL/3))
 		tw = table(&b)
@@ -89,11 +93,12 @@ func (rep *Report) WriteText(w io.Writer) error {
 			}
 			fmt.Fprintf(tw, "  %s\t%s\t%d\t%.0f\t%s\t%s\t%s\t%s\t%.2f\t%s\t%d\t%d\t%s\t%.1f\t\n",
 				c.Impl, loop, c.Clients, c.GrantsPerSec, fmtDur(time.Duration(c.Wait.P50)), fmtDur(time.Duration(c.Wait.P99)),
-				fmtDur(time.Duration(c.Wait.Max)), fmtDur(time.Duration(c.Handoff.P50)), c.Fairness,
+				fmtDur(time.Duration(c.Wait.Max)), p50OrDash(c.Handoff), c.Fairness,
 				fmtDur(time.Duration(c.WorstClientP99)), c.Starved, c.Timeouts, reacq, c.CommandsPerGrant)
 		}
 		_ = tw.Flush()
-		b.WriteString("  fairness: Jain's index over clients' grants (1 = equal shares); reacq: grants back to the releaser while others waited\n")
+		b.WriteString("  fairness: Jain's index over clients' grants (1 = equal shares); worst p99: the worst client's p99 wait; starved: clients\n" +
+			"  with no grant; reacq: grants back to the releaser while others waited; requests still waiting at the end count with their wait so far\n")
 	}
 	if len(rep.Safety) > 0 {
 		fmt.Fprintf(&b, "\nSafety: %d holders on one key, TTL %s; %.0f%% of holders pause %s inside the critical section, then write\n",
@@ -142,15 +147,14 @@ func opRow(w io.Writer, label string, o *Op, rtt int64) {
 		x = fmt.Sprintf("%.2f", float64(o.P50)/float64(rtt))
 	}
 	d := func(v int64) string { return fmtDur(time.Duration(v)) }
-	if o.Count == 0 {
-		fmt.Fprintf(w, "%s\t0\t%s\t-\t-\t-\t-\t-\t\t", label, errText(o.Errors))
-	} else {
-		fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", label, o.Count, errText(o.Errors), d(o.P50), d(o.P90), d(o.P99), d(o.P999), d(o.Max), x)
+	cols := []string{label, fmt.Sprint(o.Count), errText(o.Errors), "-", "-", "-", "-", "-"}
+	if o.Count > 0 {
+		cols = append(cols[:3], d(o.P50), d(o.P90), d(o.P99), d(o.P999), d(o.Max))
 	}
 	if rtt > 0 {
-		fmt.Fprint(w, "\t")
+		cols = append(cols, x)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, strings.Join(cols, "\t")+"\t")
 }
 
 func errText(m map[string]int64) string {
@@ -167,4 +171,11 @@ func errText(m map[string]int64) string {
 		parts[i] = fmt.Sprintf("%s:%d", k, m[k])
 	}
 	return strings.Join(parts, ",")
+}
+
+func p50OrDash(o *Op) string {
+	if o == nil || o.Count == 0 {
+		return "-"
+	}
+	return fmtDur(time.Duration(o.P50))
 }

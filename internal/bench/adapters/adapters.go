@@ -18,6 +18,8 @@ const pollInterval = 5 * time.Millisecond
 // All returns every implementation lockbench can compare, in report order.
 func All() []bench.Factory {
 	return []bench.Factory{
+		Safelock,
+		SafelockFair,
 		Naive,
 		Redsync,
 		Redislock,

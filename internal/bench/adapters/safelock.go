@@ -1,0 +1,88 @@
+package adapters
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/locklint/locklint/internal/bench"
+	"github.com/locklint/locklint/safelock"
+	"github.com/redis/go-redis/v9"
+)
+
+// Safelock adapts this project's safelock: one round trip to acquire (with
+// the fencing token), owner-checked release and renew, waiters woken by
+// pub/sub on release. With several independent nodes it is NewRedlock.
+var Safelock = bench.Factory{
+	Name:  "safelock",
+	About: "locklint safelock: one-round-trip acquire with fence, owner-checked release/renew, pub/sub wake-up",
+	New: func(t *bench.Target) (bench.Locker, error) {
+		return newSafelock("safelock", t)
+	},
+}
+
+// SafelockFair is safelock WithFairness: waiters queue in Redis and the lock
+// passes to the longest waiter.
+var SafelockFair = bench.Factory{
+	Name:  "safelock-fair",
+	About: "safelock WithFairness: FIFO queue of waiters in Redis",
+	New: func(t *bench.Target) (bench.Locker, error) {
+		if len(t.Clients) > 1 {
+			return nil, fmt.Errorf("safelock-fair: %w with Redlock (WithFairness needs one deployment)", bench.ErrUnsupported)
+		}
+		return newSafelock("safelock-fair", t, safelock.WithFairness())
+	},
+}
+
+func newSafelock(name string, t *bench.Target, opts ...safelock.Option) (bench.Locker, error) {
+	var l *safelock.Locker
+	if len(t.Clients) > 1 {
+		l = safelock.NewRedlock(append([]redis.UniversalClient(nil), t.Clients...), opts...)
+	} else {
+		l = safelock.New(t.Client(), opts...)
+	}
+	return &slLocker{name: name, l: l}, nil
+}
+
+type slLocker struct {
+	name string
+	l    *safelock.Locker
+}
+
+func (s *slLocker) Name() string { return s.name }
+func (s *slLocker) Close() error { return s.l.Close() }
+
+func (s *slLocker) TryAcquire(ctx context.Context, key string, ttl time.Duration) (bench.Lease, error) {
+	l, err := s.l.TryAcquire(ctx, key, ttl)
+	if err != nil {
+		return nil, slErr(err)
+	}
+	return slLease{l}, nil
+}
+
+func (s *slLocker) Acquire(ctx context.Context, key string, ttl time.Duration) (bench.Lease, error) {
+	l, err := s.l.Acquire(ctx, key, ttl)
+	if err != nil {
+		return nil, slErr(err)
+	}
+	return slLease{l}, nil
+}
+
+func slErr(err error) error {
+	switch {
+	case errors.Is(err, safelock.ErrNotAcquired):
+		return errors.Join(bench.ErrNotAcquired, err)
+	case errors.Is(err, safelock.ErrLeaseLost):
+		return errors.Join(bench.ErrLeaseLost, err)
+	}
+	return err
+}
+
+type slLease struct{ l *safelock.Lease }
+
+func (l slLease) Release(ctx context.Context) error { return slErr(l.l.Release(ctx)) }
+func (l slLease) Renew(ctx context.Context, ttl time.Duration) error {
+	return slErr(l.l.Renew(ctx, ttl))
+}
+func (l slLease) Fence() int64 { return l.l.Fence() }
