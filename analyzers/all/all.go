@@ -5,9 +5,12 @@ package all
 
 import "golang.org/x/tools/go/analysis"
 
+import "github.com/locklint/locklint/analyzers/lockexpiry"
+
 // Analyzers returns every locklint analyzer, in a stable order.
 func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		// Each analyzer package adds itself here, one line each.
+		lockexpiry.Analyzer,
 	}
 }

@@ -127,12 +127,80 @@ func Same(a, b Key, sameFunc bool) bool {
 
 func shape(exact string) string { return placeholder.ReplaceAllString(exact, "*") }
 
-// Pretty turns a canonical string into something readable in a message.
+// Pretty turns a canonical string into Go-like text for messages:
+// call(fmt.Sprintf,"lock:%s",*) becomes fmt.Sprintf("lock:%s", *).
 func Pretty(s string) string {
-	if len(s) > 60 {
-		s = s[:57] + "..."
+	out, _ := pretty(s, 0)
+	if len(out) > 80 {
+		out = out[:77] + "..."
 	}
-	return s
+	return out
+}
+
+// pretty renders one term starting at s[i:], returning it and the index
+// after it.
+func pretty(s string, i int) (string, int) {
+	if i >= len(s) {
+		return "", i
+	}
+	if s[i] == '"' {
+		j := i + 1
+		for j < len(s) && s[j] != '"' {
+			if s[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		return s[i:min(j+1, len(s))], j + 1
+	}
+	if s[i] == '$' {
+		j := strings.IndexByte(s[i+1:], '$')
+		if j < 0 {
+			return s[i:], len(s)
+		}
+		return "*", i + j + 2
+	}
+	j := i
+	for j < len(s) && s[j] != '(' && s[j] != ',' && s[j] != ')' {
+		j++
+	}
+	head := s[i:j]
+	if j >= len(s) || s[j] != '(' {
+		return head, j
+	}
+	var args []string
+	j++
+	for j < len(s) && s[j] != ')' {
+		var a string
+		a, j = pretty(s, j)
+		args = append(args, a)
+		if j < len(s) && s[j] == ',' {
+			j++
+		}
+	}
+	j++ // ')'
+	short := func(name string) string {
+		if k := strings.LastIndexByte(name, '/'); k >= 0 {
+			return name[k+1:]
+		}
+		return name
+	}
+	switch head {
+	case "concat":
+		return strings.Join(args, " + "), j
+	case "field", "var":
+		if len(args) == 1 {
+			return short(args[0]), j
+		}
+	case "call":
+		if len(args) > 0 {
+			name := short(args[0])
+			// Methods render as (pkg.T).m; keep T.m.
+			name = strings.NewReplacer("(", "", ")", "", "*", "").Replace(name)
+			return name + "(" + strings.Join(args[1:], ", ") + ")", j
+		}
+	}
+	return head + "(" + strings.Join(args, ", ") + ")", j
 }
 
 // Env is what rendering needs to know about the enclosing function.

@@ -51,7 +51,7 @@ type FactOp struct {
 }
 
 func (o FactOp) String() string {
-	s := fmt.Sprintf("%s %s", o.Kind, keyexpr.Pretty(o.Key))
+	s := fmt.Sprintf("%s %s", o.Kind, o.Key)
 	if o.Kind == Acquire {
 		switch {
 		case o.TTL:

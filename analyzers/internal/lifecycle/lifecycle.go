@@ -325,27 +325,28 @@ func tn2iface(tn *types.TypeName) *types.Interface {
 	return i
 }
 
-// factOf returns the summary of fn: this package's, an interface's sole
-// implementation, or an imported fact.
-func (b *builder) factOf(fn *types.Func) *FuncFact {
+// factOf returns the summary of fn and the function it describes: fn
+// itself (this package's or an imported fact), or the sole implementation
+// of an interface method.
+func (b *builder) factOf(fn *types.Func) (*FuncFact, *types.Func) {
 	if impl, ok := b.ifaces[fn]; ok {
 		fn = impl
 	}
 	if f, ok := b.facts[fn]; ok {
-		return f
+		return f, fn
 	}
 	if fn.Pkg() == nil || fn.Pkg() == b.pass.Pkg {
-		return nil
+		return nil, fn
 	}
 	if f, ok := b.imports[fn]; ok {
-		return f
+		return f, fn
 	}
 	f := new(FuncFact)
 	if !b.pass.ImportObjectFact(fn.Origin(), f) {
 		f = nil
 	}
 	b.imports[fn] = f
-	return f
+	return f, fn
 }
 
 // summarise computes ops and summaries for every function, repeating until
@@ -395,7 +396,7 @@ func (b *builder) opsOf(fd *ast.FuncDecl) []*Op {
 		if fn == nil {
 			continue
 		}
-		f := b.factOf(fn)
+		f, fn := b.factOf(fn)
 		if f == nil {
 			continue
 		}
@@ -740,7 +741,8 @@ func (b *builder) exportFacts() {
 			continue
 		}
 		for _, op := range b.ops[fd] {
-			if op.fact >= 0 && op.fact < len(f.Ops) && op.lock != nil {
+			// An acquire alone is not a lifecycle: callers may complete it.
+			if op.fact >= 0 && op.fact < len(f.Ops) && op.lock != nil && (op.Kind != Acquire || len(op.lock.Ops) > 0) {
 				f.Ops[op.fact].InLock = true
 			}
 		}

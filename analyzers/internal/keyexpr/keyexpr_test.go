@@ -1,0 +1,18 @@
+package keyexpr
+
+import "testing"
+
+func TestPretty(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`call(fmt.Sprintf,"lock:%s",*)`, `fmt.Sprintf("lock:%s", *)`},
+		{`concat("job:",*)`, `"job:" + *`},
+		{`field(example.com/app/locks.Mutex.key)`, `locks.Mutex.key`},
+		{`var(example.com/app.lockKey)`, `app.lockKey`},
+		{`call(example.com/app.lockKey,concat("a,b",*))`, `app.lockKey("a,b" + *)`},
+		{`*`, `*`},
+	} {
+		if got := Pretty(tt.in); got != tt.want {
+			t.Errorf("Pretty(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,60 @@
+// Package lockexpiry defines an Analyzer that reports Redis locks taken
+// without an atomic expiry.
+//
+// # Analyzer lockexpiry
+//
+// lockexpiry: report locks acquired without an atomic TTL
+//
+// A Redis lock must get its TTL in the same command that creates it. The
+// analyzer reports a key acquired with NX (SETNX, SetNX with expiration 0,
+// SET ... NX without EX/PX/EXAT/PXAT, SetArgs{Mode: "NX"} without TTL or
+// ExpireAt, a rueidis Set().Nx() without Ex/Px) when
+//
+//   - a separate EXPIRE or PEXPIRE later gives the same key its TTL, or
+//   - nothing ever gives it a TTL, yet it is released like a lock (DEL).
+//
+// The acquire and the release may be in different functions, methods,
+// files or packages, and behind helpers and the project's own interfaces.
+// Not reported: SETNX and EXPIRE queued together in one MULTI/EXEC
+// (TxPipeline, TxPipelined), which Redis runs atomically; NX keys that are
+// never deleted (deduplication and idempotency markers); keys whose TTL
+// comes from a script or command locklint cannot read.
+//
+// # Why it matters
+//
+//	t0  worker A: SETNX lock:job 1          -> OK, A holds the lock
+//	t1  worker A: crashes, is OOM-killed, or its connection drops
+//	t2  (EXPIRE lock:job 30 is never sent)
+//	t3  worker B: SETNX lock:job 1          -> 0, forever
+//
+// The key has no TTL, so it outlives its holder and every later acquire
+// fails until someone deletes it by hand. A deploy that restarts pods at
+// the wrong moment is enough.
+//
+// # Bad
+//
+//	ok, err := rdb.SetNX(ctx, "lock:"+id, token, 0).Result()
+//	if err != nil || !ok {
+//		return err
+//	}
+//	rdb.Expire(ctx, "lock:"+id, 30*time.Second)
+//
+//	conn.Do("SETNX", key, token)
+//	conn.Do("EXPIRE", key, 30)
+//
+// # Good
+//
+//	ok, err := rdb.SetNX(ctx, "lock:"+id, token, 30*time.Second).Result()
+//
+//	conn.Do("SET", key, token, "NX", "PX", 30000)
+//
+//	lease, err := safelock.New(rdb).TryAcquire(ctx, "lock:"+id, 30*time.Second)
+//
+// # Fix
+//
+// For go-redis SetNX(ctx, key, value, 0) followed by an Expire or PExpire
+// statement in the same function, the suggested fix moves the TTL into
+// SetNX and deletes the Expire line. Elsewhere set the TTL in the acquire
+// (SET key value NX PX ms), or use safelock.Locker.TryAcquire, which sets
+// the TTL, a random token and a fencing token in one round trip.
+package lockexpiry

@@ -1,0 +1,206 @@
+package lockexpiry
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/analyzers/internal/docs"
+	"github.com/locklint/locklint/analyzers/internal/fixes"
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports locks taken without an atomic expiry.
+var Analyzer = &analysis.Analyzer{
+	Name:             "lockexpiry",
+	Doc:              docs.Extract(doc, "lockexpiry"),
+	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/lockexpiry/doc.go",
+	Requires:         []*analysis.Analyzer{lifecycle.Analyzer},
+	Run:              run,
+	RunDespiteErrors: true,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
+	for _, l := range res.Locks {
+		for _, acq := range l.Acquires {
+			if !acq.NoTTL || acq.Judged {
+				continue
+			}
+			if exp := laterExpire(l, acq); exp != nil {
+				if exp.Judged || atomicTogether(acq, exp) {
+					continue
+				}
+				pass.Report(analysis.Diagnostic{
+					Pos: acq.Pos(), End: acq.Call.End(),
+					Message: fmt.Sprintf("lock %s is acquired with %s and given its TTL by a separate %s: "+
+						"if the process dies between the two, the lock never expires and no one can take it again; "+
+						"set the TTL in the acquire (SET NX PX) or use safelock.Locker.TryAcquire",
+						l.Key, acq.Describe(), exp.Describe()),
+					Related:        []analysis.RelatedInformation{{Pos: exp.Pos(), End: exp.Call.End(), Message: "separate " + exp.Command}},
+					SuggestedFixes: mergeFix(pass, acq, exp),
+				})
+				continue
+			}
+			if del := neverExpires(l); del != nil {
+				pass.Report(analysis.Diagnostic{
+					Pos: acq.Pos(), End: acq.Call.End(),
+					Message: fmt.Sprintf("lock %s is acquired with %s without a TTL: "+
+						"if the holder dies before it releases, the lock is held forever; "+
+						"give the acquire a TTL (SET NX PX) or use safelock.Locker.TryAcquire", l.Key, acq.Describe()),
+					Related: []analysis.RelatedInformation{{Pos: del.Pos(), End: del.Call.End(), Message: "released here, the only way the lock goes away"}},
+				})
+			}
+		}
+	}
+	return nil, nil
+}
+
+// laterExpire returns the EXPIRE that gives the lock its TTL after acq: the
+// first one after it in the same function, else one anywhere in the lock.
+func laterExpire(l *lifecycle.Lock, acq *lifecycle.Op) *lifecycle.Op {
+	var any *lifecycle.Op
+	for _, op := range l.Ops {
+		if op.Kind != lifecycle.Expire {
+			continue
+		}
+		if op.In.Decl == acq.In.Decl && op.Pos() > acq.Pos() {
+			return op
+		}
+		if any == nil && op.In.Decl != acq.In.Decl {
+			any = op
+		}
+	}
+	return any
+}
+
+// atomicTogether reports whether both are queued in one MULTI/EXEC.
+func atomicTogether(a, b *lifecycle.Op) bool {
+	return a.In.Multi && b.In.Multi && a.In.Decl == b.In.Decl && a.In.Lit == b.In.Lit
+}
+
+// neverExpires returns a release of a lock nothing ever gives a TTL, or
+// nil. Only keys that are released are locks; an NX marker that is never
+// deleted is a deduplication record, not a lock.
+func neverExpires(l *lifecycle.Lock) *lifecycle.Op {
+	for _, a := range l.Acquires {
+		if !a.NoTTL {
+			return nil
+		}
+	}
+	var del *lifecycle.Op
+	for _, op := range l.Ops {
+		switch {
+		case op.Kind == lifecycle.Unknown, op.TTL:
+			return nil
+		case op.Kind == lifecycle.Delete && del == nil:
+			del = op
+		}
+	}
+	return del
+}
+
+// mergeFix moves the EXPIRE's TTL into a go-redis SetNX(ctx, k, v, 0) and
+// deletes the EXPIRE statement, when both are plain statements of one
+// function and the TTL expression means the same at the SetNX.
+func mergeFix(pass *analysis.Pass, acq, exp *lifecycle.Op) []analysis.SuggestedFix {
+	if acq.Cmd == nil || exp.Cmd == nil || acq.In.Decl != exp.In.Decl || exp.Pos() < acq.Pos() {
+		return nil
+	}
+	if acq.Cmd.Method.Name() != "SetNX" || acq.Cmd.TTL == nil || !acq.NoTTL || acq.Cmd.Opts.KeepTTL {
+		return nil
+	}
+	if name := exp.Cmd.Method.Name(); name != "Expire" && name != "PExpire" || exp.Cmd.Package != acq.Cmd.Package {
+		return nil
+	}
+	stmt := statementOf(acq.In.Decl.Body, exp.Call)
+	if stmt == nil || !stableBetween(pass, exp.Cmd.TTL, acq.Pos(), exp.Pos(), acq.In.Decl.Body) {
+		return nil
+	}
+	ttl := fixes.Source(pass, exp.Cmd.TTL)
+	del, ok := fixes.DeleteLines(pass, stmt)
+	if ttl == "" || !ok {
+		return nil
+	}
+	return []analysis.SuggestedFix{{
+		Message: "Set the TTL in SetNX and drop the separate " + exp.Command,
+		TextEdits: []analysis.TextEdit{
+			{Pos: acq.Cmd.TTL.Pos(), End: acq.Cmd.TTL.End(), NewText: []byte(ttl)},
+			del,
+		},
+	}}
+}
+
+// statementOf returns the expression statement that is exactly call (its
+// result discarded), or nil.
+func statementOf(body *ast.BlockStmt, call *ast.CallExpr) ast.Stmt {
+	var found ast.Stmt
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		if es, ok := n.(*ast.ExprStmt); ok {
+			x := ast.Unparen(es.X)
+			// rdb.Expire(...) or rdb.Expire(...).Err()
+			if sel, ok := x.(*ast.CallExpr); ok && sel == call {
+				found = es
+			} else if outer, ok := x.(*ast.CallExpr); ok {
+				if s, ok := outer.Fun.(*ast.SelectorExpr); ok && s.X == call && len(outer.Args) == 0 {
+					found = es
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// stableBetween reports whether every variable in e is declared before
+// from and not assigned between from and to, so e can move to from.
+func stableBetween(pass *analysis.Pass, e ast.Expr, from, to token.Pos, body *ast.BlockStmt) bool {
+	ok := true
+	vars := map[*types.Var]bool{}
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if tv, isType := pass.TypesInfo.Types[n.Fun]; !isType || !tv.IsType() {
+				// A call may have effects or change value; allow only
+				// conversions such as time.Duration(n).
+				ok = false
+			}
+		case *ast.Ident:
+			if v, isVar := pass.TypesInfo.Uses[n].(*types.Var); isVar {
+				if v.Pos() >= from {
+					ok = false
+				}
+				vars[v] = true
+			}
+		}
+		return ok
+	})
+	if !ok {
+		return false
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, isAssign := n.(*ast.AssignStmt)
+		if !isAssign || as.Pos() < from || as.Pos() > to {
+			return true
+		}
+		for _, lhs := range as.Lhs {
+			if id, isID := ast.Unparen(lhs).(*ast.Ident); isID {
+				if v, _ := pass.TypesInfo.ObjectOf(id).(*types.Var); vars[v] {
+					ok = false
+				}
+			}
+		}
+		return true
+	})
+	return ok
+}

@@ -1,0 +1,123 @@
+package expiry
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var rdb = redis.NewClient(&redis.Options{})
+
+const lockTTL = 30 * time.Second
+
+func setnxThenExpire(ctx context.Context, id, token string) error {
+	key := fmt.Sprintf("lock:%s", id)
+	ok, err := rdb.SetNX(ctx, key, token, 0).Result() // want `lock fmt.Sprintf\("lock:%s", \*\) is acquired with SET NX and given its TTL by a separate EXPIRE: if the process dies between the two, the lock never expires.*safelock.Locker.TryAcquire`
+	if err != nil || !ok {
+		return err
+	}
+	rdb.Expire(ctx, key, lockTTL) // a comment that goes with the line
+	defer rdb.Del(ctx, key)
+	return nil
+}
+
+func pexpireErr(ctx context.Context, key, token string, ttl time.Duration) bool {
+	if !rdb.SetNX(ctx, key, token, 0).Val() { // want `acquired with SET NX and given its TTL by a separate PEXPIRE`
+		return false
+	}
+	rdb.PExpire(ctx, key, ttl).Err()
+	return true
+}
+
+// The TTL is computed after the acquire: moving it would not compile, so
+// no fix.
+func ttlAfter(ctx context.Context, key, token string) {
+	rdb.SetNX(ctx, key, token, 0) // want `separate EXPIRE`
+	ttl := 10 * time.Second
+	rdb.Expire(ctx, key, ttl)
+}
+
+// Expire's error is handled: deleting it would change behaviour, so no fix.
+func expireChecked(ctx context.Context, key, token string) error {
+	rdb.SetNX(ctx, key, token, 0) // want `separate EXPIRE`
+	if err := rdb.Expire(ctx, key, time.Minute).Err(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func setArgs(ctx context.Context, key, token string) {
+	rdb.SetArgs(ctx, key, token, redis.SetArgs{Mode: "NX"}) // want `acquired with SET NX and given its TTL by a separate EXPIRE`
+	rdb.Expire(ctx, key, time.Minute)
+}
+
+func doRaw(ctx context.Context, key, token string) {
+	rdb.Do(ctx, "setnx", key, token) // want `acquired with SETNX and given its TTL by a separate PEXPIRE`
+	rdb.Do(ctx, "pexpire", key, 30000)
+}
+
+func neverExpires(ctx context.Context) {
+	if rdb.SetNX(ctx, "lock:report", "1", 0).Val() { // want `lock "lock:report" is acquired with SET NX without a TTL: if the holder dies before it releases, the lock is held forever`
+		defer rdb.Del(ctx, "lock:report")
+	}
+}
+
+// Negative: atomic in MULTI/EXEC.
+func txPipelined(ctx context.Context, key, token string) {
+	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.SetNX(ctx, key, token, 0)
+		p.Expire(ctx, key, time.Minute)
+		return nil
+	})
+	rdb.Del(ctx, key)
+}
+
+func txPipeline(ctx context.Context, key, token string) {
+	pipe := rdb.TxPipeline()
+	pipe.SetNX(ctx, key, token, 0)
+	pipe.Expire(ctx, key, time.Minute)
+	pipe.Exec(ctx)
+	rdb.Del(ctx, key)
+}
+
+// Negative: TTL in the acquire.
+func withTTL(ctx context.Context, key, token string) {
+	rdb.SetNX(ctx, key, token, lockTTL)
+	rdb.SetArgs(ctx, key, token, redis.SetArgs{Mode: "NX", TTL: lockTTL})
+	rdb.Del(ctx, key)
+}
+
+// Negative: a deduplication marker, never released.
+func dedup(ctx context.Context, eventID string) bool {
+	return rdb.SetNX(ctx, "seen:"+eventID, 1, 0).Val()
+}
+
+// Negative: rate limiter and sessions never use NX.
+func rateLimit(ctx context.Context, user string) bool {
+	n := rdb.Incr(ctx, "rl:"+user).Val()
+	if n == 1 {
+		rdb.Expire(ctx, "rl:"+user, time.Minute)
+	}
+	return n < 100
+}
+
+func touchSession(ctx context.Context, sid string) {
+	rdb.Expire(ctx, "session:"+sid, time.Hour)
+}
+
+// Negative: the wrong code is commented out.
+func fixed(ctx context.Context, key, token string) {
+	// rdb.SetNX(ctx, key, token, 0)
+	// rdb.Expire(ctx, key, lockTTL)
+	rdb.SetNX(ctx, key, token, lockTTL)
+	rdb.Del(ctx, key)
+}
+
+// Negative: TTL that may or may not be zero: we cannot tell.
+func unknownTTL(ctx context.Context, key, token string, ttl time.Duration) {
+	rdb.SetNX(ctx, key, token, ttl)
+	rdb.Expire(ctx, key, time.Minute)
+	rdb.Del(ctx, key)
+}

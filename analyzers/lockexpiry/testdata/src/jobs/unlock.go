@@ -1,0 +1,7 @@
+package jobs
+
+import "context"
+
+func (m *Mutex) Unlock(ctx context.Context) {
+	m.rdb.Del(ctx, m.key)
+}
