@@ -2,7 +2,10 @@ package plugin_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"encoding/xml"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -173,6 +176,191 @@ func TestGolangciLintBinary(t *testing.T) {
 			if !strings.Contains(string(src), want) {
 				t.Errorf("after --fix, demo.go lacks %s:\n%s", want, src)
 			}
+		}
+	})
+
+	testEditorRecipes(t, bin)
+}
+
+// wantEditorIssues are the demo.go issues every editor should show.
+var wantEditorIssues = []string{"demo.go:13:6", "demo.go:26:6"}
+
+func checkIssues(t *testing.T, what string, got []string, out string) {
+	t.Helper()
+	if strings.Join(got, " ") != strings.Join(wantEditorIssues, " ") {
+		t.Errorf("%s shows issues %v, want %v; output:\n%s", what, got, wantEditorIssues, out)
+	}
+}
+
+// jsonIssues decodes golangci-lint's JSON output as nvim-lint and none-ls
+// read it, resolving relative file names against dir.
+func jsonIssues(t *testing.T, out, dir string) []string {
+	t.Helper()
+	var report struct {
+		Issues []struct {
+			FromLinter string
+			Text       string
+			Pos        struct {
+				Filename     string
+				Line, Column int
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("golangci-lint JSON: %v\n%s", err, out)
+	}
+	var got []string
+	for _, is := range report.Issues {
+		name := is.Pos.Filename
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
+		if _, err := os.Stat(name); err != nil || is.FromLinter != "lockdemo" || is.Text == "" {
+			t.Errorf("issue %+v: file %s (%v)", is, name, err)
+		}
+		got = append(got, fmt.Sprintf("%s:%d:%d", filepath.Base(name), is.Pos.Line, is.Pos.Column))
+	}
+	return got
+}
+
+// testEditorRecipes checks each editor recipe in docs/editors: the file
+// parses, and the command line the editor runs with it gives the issues
+// in the form the editor reads.
+func testEditorRecipes(t *testing.T, bin string) {
+	docs := filepath.Join("..", "docs", "editors")
+	proj := copyDir(t, filepath.Join("..", "testdata", "integration", "golangci"))
+	pkgDir := filepath.Join(proj, "demo")
+
+	t.Run("vscode", func(t *testing.T) {
+		data, err := os.ReadFile(filepath.Join(docs, "vscode-settings.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var settings struct {
+			LintTool       string            `json:"go.lintTool"`
+			AlternateTools map[string]string `json:"go.alternateTools"`
+			LintOnSave     string            `json:"go.lintOnSave"`
+			LintFlags      []string          `json:"go.lintFlags"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&settings); err != nil {
+			t.Fatalf("vscode-settings.json: %v", err)
+		}
+		if settings.LintTool != "golangci-lint-v2" || !strings.HasSuffix(settings.AlternateTools[settings.LintTool], "/golangci-lint-locklint") {
+			t.Errorf("settings do not point %q at the custom binary: %+v", settings.LintTool, settings)
+		}
+		// vscode-go (extension/src/goLint.ts) runs golangci-lint v2 in the
+		// package directory with the user's flags and then these, and reads
+		// file:line:col: message lines.
+		args := append(append([]string{"run"}, settings.LintFlags...),
+			"--issues-exit-code=0", "--output.text.print-issued-lines=false", "--show-stats=false",
+			"--output.text.path=stdout", "--path-mode=abs")
+		stdout, stderr, code := golangciLint(t, bin, pkgDir, args...)
+		if code != 0 {
+			t.Errorf("exit code %d; stderr:\n%s", code, stderr)
+		}
+		var got []string
+		for _, m := range regexp.MustCompile(`(?m)^(/[^:]+\.go):(\d+):(\d+): (.+)$`).FindAllStringSubmatch(stdout, -1) {
+			got = append(got, filepath.Base(m[1])+":"+m[2]+":"+m[3])
+		}
+		checkIssues(t, "VS Code", got, stdout)
+	})
+
+	t.Run("neovim", func(t *testing.T) {
+		for _, name := range []string{"nvim-lint.lua", "none-ls.lua"} {
+			luac, err := exec.LookPath("luac5.4")
+			if err != nil {
+				luac, err = exec.LookPath("luac")
+			}
+			if err != nil {
+				t.Logf("no luac on PATH: %s not syntax-checked", name)
+				continue
+			}
+			if out, err := exec.Command(luac, "-p", filepath.Join(docs, name)).CombinedOutput(); err != nil {
+				t.Errorf("%s: %v\n%s", name, err, out)
+			}
+		}
+		// nvim-lint's golangcilint linter (v2 arguments), run on the
+		// buffer's directory from the project root.
+		stdout, stderr, code := golangciLint(t, bin, proj, "run", "--output.json.path=stdout",
+			"--output.text.path=", "--output.tab.path=", "--output.html.path=", "--output.checkstyle.path=",
+			"--output.code-climate.path=", "--output.junit-xml.path=", "--output.teamcity.path=", "--output.sarif.path=",
+			"--issues-exit-code=0", "--show-stats=false", "--path-mode=abs", pkgDir)
+		if code != 0 {
+			t.Errorf("nvim-lint command: exit code %d; stderr:\n%s", code, stderr)
+		}
+		checkIssues(t, "nvim-lint", jsonIssues(t, stdout, proj), stdout)
+
+		// none-ls's golangci_lint source, run from the go.mod directory.
+		stdout, stderr, code = golangciLint(t, bin, proj, "run", "--fix=false", "--show-stats=false", "--output.json.path=stdout")
+		if code > 2 {
+			t.Errorf("none-ls command: exit code %d; stderr:\n%s", code, stderr)
+		}
+		checkIssues(t, "none-ls", jsonIssues(t, stdout, proj), stdout)
+	})
+
+	t.Run("goland", func(t *testing.T) {
+		data, err := os.ReadFile(filepath.Join(docs, "goland-watcherTasks.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		type option struct {
+			Name    string `xml:"name,attr"`
+			Value   string `xml:"value,attr"`
+			Filters []struct {
+				Options []option `xml:"option"`
+			} `xml:"array>FilterInfo"`
+		}
+		var project struct {
+			Options []option `xml:"component>TaskOptions>option"`
+		}
+		if err := xml.Unmarshal(data, &project); err != nil {
+			t.Fatalf("goland-watcherTasks.xml: %v", err)
+		}
+		opt := make(map[string]string)
+		filters := 0
+		for _, o := range project.Options {
+			opt[o.Name] = o.Value
+			for _, f := range o.Filters {
+				filters++
+				for _, fo := range f.Options {
+					opt["filter."+fo.Name] = fo.Value
+				}
+			}
+		}
+		if filters != 1 {
+			t.Fatalf("want one output filter, got %d", filters)
+		}
+		if !strings.HasSuffix(opt["program"], "/golangci-lint-locklint") || opt["fileExtension"] != "go" {
+			t.Errorf("watcher options %v", opt)
+		}
+		// Expand GoLand's macros and run the watcher's command line.
+		expand := strings.NewReplacer("$FileDir$", pkgDir, "$ProjectFileDir$", proj)
+		stdout, stderr, code := golangciLint(t, bin, expand.Replace(opt["workingDir"]), strings.Fields(expand.Replace(opt["arguments"]))...)
+		if code != 0 {
+			t.Errorf("exit code %d; stderr:\n%s", code, stderr)
+		}
+		// The output filter, with GoLand's macros as regular expressions.
+		pattern := regexp.QuoteMeta(opt["filter.regExp"])
+		for macro, re := range map[string]string{"$FILE_PATH$": `(?P<file>/[^:]+)`, "$LINE$": `(\d+)`, "$COLUMN$": `(\d+)`, "$MESSAGE$": `(.+)`} {
+			pattern = strings.Replace(pattern, regexp.QuoteMeta(macro), re, 1)
+		}
+		var got []string
+		for _, m := range regexp.MustCompile("(?m)^"+pattern+"$").FindAllStringSubmatch(stdout, -1) {
+			got = append(got, filepath.Base(m[1])+":"+m[2]+":"+m[3])
+		}
+		checkIssues(t, "GoLand File Watcher", got, stdout)
+	})
+
+	t.Run("example config", func(t *testing.T) {
+		example, err := filepath.Abs(filepath.Join("..", "docs", "golangci.example.yml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := golangciLint(t, bin, proj, "config", "verify", "--config", example)
+		if code != 0 {
+			t.Errorf("docs/golangci.example.yml does not validate: exit %d\n%s", code, stderr)
 		}
 	})
 }
