@@ -1,3 +1,91 @@
-// Package safelock is a Redis lock with fencing tokens, owner-checked
-// release and renew, and a lease that knows when it is lost.
+// Package safelock is a Redis lock for go-redis v9 with fencing tokens,
+// owner-checked release and renew, and leases that know when they are lost.
+//
+// # Taking a lock
+//
+// [New] wraps a plain, failover or cluster client. [Locker.TryAcquire]
+// makes one attempt in one round trip: [AcquireScript] sets the key to a
+// random token with NX and PX, and increments a fence counter, in one atomic
+// step. The counter lives at "safelock:fence:{key}" (or, when the key has a
+// {hash tag}, under that tag), in the key's hash slot, so the script runs on
+// Redis Cluster. [Locker.Acquire] waits: every release PUBLISHes on a
+// channel named after the key and waiters retry at once; between wake-ups
+// they back off exponentially with full jitter, capped, and never sleep past
+// the holder's remaining ttl. [Locker.Do] acquires, runs a function with a
+// context that ends when the lease is lost, renews meanwhile, and releases.
+//
+// # What a lease guarantees
+//
+// [Lease.Release] and [Lease.Renew] act only if the key still holds the
+// lease's token, atomically, in one round trip each; otherwise they return
+// [ErrLeaseLost] and leave another owner's lock alone. Scripts go by EVALSHA
+// and are sent in full only when the server does not know them (NOSCRIPT).
+// On Redis 8.4 and later, release uses DELEX IFEQ and renew SET IFEQ; the
+// Locker learns on first use whether the server has them (on older servers
+// that first release and renew cost one extra round trip) and uses Lua
+// otherwise.
+//
+// A lease counts itself lost at its safe deadline, measured on the local
+// monotonic clock: the start of the acquire (or of the last successful
+// renew) plus the ttl minus a drift allowance of ttl/100 + 2ms. Redis
+// cannot let anyone else in before the ttl has passed on its own clock, so
+// as long as the two clocks drift apart by less than the allowance, [Lease.Done]
+// closes before another client can take the lock. With [WithAutoRenew] a
+// watchdog renews at about a third of the ttl and closes Done as soon as a
+// renew finds the token gone; a renew that fails for other reasons
+// (network) is retried until the safe deadline.
+//
+// Done only helps a process that looks at it. A process that is paused (a
+// long GC, a frozen VM, a slow disk) past its deadline can still write after
+// another client took the lock; no lock can prevent that. Only a fence
+// checked by the protected resource stops such a late write: pass
+// [Lease.Fence] with every write and let the resource reject fences lower
+// than the highest it has seen (package safelock/fence has helpers for SQL
+// and Redis).
+//
+// # What Redis guarantees, and what not
+//
+// The lock is as safe as the key. A primary that restarts without
+// persistence forgets every lock; a failover to a replica that had not yet
+// received the acquire hands the lock to a second owner. [WithReplicaAck]
+// pipelines WAIT after the acquire and fails unless enough replicas have
+// the key; that narrows the window but does not close it (WAIT does not make
+// Redis strongly consistent). Fences are strictly increasing per key as long
+// as the counter key survives: counters never expire (one small key per lock
+// name) and a failover that loses an increment can issue a fence twice.
+//
+// # Fairness
+//
+// Without options, a lock is not fair: the client that just released often
+// takes it again, and every release wakes every waiter. With
+// [WithFairness], Acquire joins a FIFO queue in Redis (two sorted sets in
+// the key's slot, keyed by arrival time and by expiry), the lock passes only
+// to the head of the queue, and a release wakes only that waiter. A waiter
+// that stops refreshing its place (its process died) drops out after about
+// two seconds; one whose context ends leaves at once. TryAcquire never joins
+// the queue and fails while anyone is queued. All clients of a key must use
+// WithFairness: a Locker without it does not look at the queue.
+//
+// # Redlock
+//
+// [NewRedlock] takes each lease on a majority of independent Redis
+// deployments, attempting all in parallel with a short per-node timeout
+// ([WithNodeTimeout]). The lease's safe deadline is the attempt's start
+// plus the ttl minus the drift allowance, so the time the attempt took
+// counts against it; a failed attempt is released on every node; renew
+// and release need a majority. The fence of a Redlock lease is the highest
+// per-node counter among the granting majority, and before returning, the
+// lease lifts the counters of those nodes to it (a second round trip). Any
+// later majority shares a node with this one, so its fence is higher, as
+// long as nodes keep their counters (persistence with fsync, no restart
+// that loses writes) and clocks drift within the allowance. Redlock is not
+// a consensus system: with those assumptions broken, two leases can
+// overlap and fences can repeat, which is why the fence check at the
+// resource still matters.
+//
+// # Other clients
+//
+// Code that manages its own client and token can use [NewToken],
+// [ReleaseKey] and [RenewKey]; redigo and rueidis users can run
+// [AcquireScript], [ReleaseScript] and [RenewScript] themselves.
 package safelock

@@ -158,11 +158,11 @@ func TestNoScript(t *testing.T) {
 func TestNativeCommands(t *testing.T) {
 	m := miniredis.RunT(t)
 	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
-	defer c.Close()
+	defer func() { _ = c.Close() }()
 	w := &wire{}
 	c.AddHook(w)
 	l := New(c)
-	defer l.Close()
+	defer func() { _ = l.Close() }()
 	ctx := testCtx(t)
 
 	for i := 0; i < 2; i++ {
@@ -375,7 +375,7 @@ func TestContextEnds(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	m := miniredis.RunT(t)
 	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
-	defer c.Close()
+	defer func() { _ = c.Close() }()
 	ctx := testCtx(t)
 	var typedNil *redis.Client
 	cases := map[string]func() error{
@@ -509,6 +509,28 @@ func TestAcquireWakesOnRelease(t *testing.T) {
 	}
 }
 
+// waitSubscribedAny polls until a client of any cluster node subscribes.
+func waitSubscribedAny(t testing.TB, nodes []*redistest.Server, channel string) {
+	t.Helper()
+	ctx := testCtx(t)
+	clients := make([]*redis.Client, len(nodes))
+	for i, n := range nodes {
+		clients[i] = n.Client()
+	}
+	for {
+		for _, c := range clients {
+			if m, err := c.PubSubNumSub(ctx, channel).Result(); err == nil && m[channel] > 0 {
+				return
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("no subscriber")
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+}
+
 // waitSubscribed polls until a client subscribes to channel.
 func waitSubscribed(t testing.TB, c *redis.Client, channel string) {
 	t.Helper()
@@ -571,9 +593,9 @@ func TestAcquireContended(t *testing.T) {
 func TestClusterClient(t *testing.T) {
 	nodes := redistest.StartCluster(t)
 	cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: redistest.ClusterAddrs(nodes)})
-	defer cc.Close()
+	defer func() { _ = cc.Close() }()
 	l := New(cc, WithFairness())
-	defer l.Close()
+	defer func() { _ = l.Close() }()
 	ctx := testCtx(t)
 	for _, key := range []string{"a", "job:42", "{user:7}:lock", "x{y"} {
 		ks, err := lockKeys(key)
@@ -614,7 +636,7 @@ func TestClusterClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	wl := New(cc, WithBackoff(time.Hour, time.Hour))
-	defer wl.Close()
+	defer func() { _ = wl.Close() }()
 	got := make(chan error, 1)
 	go func() {
 		lease, err := wl.Acquire(ctx, "wake", time.Minute)
@@ -623,7 +645,7 @@ func TestClusterClient(t *testing.T) {
 		}
 		got <- err
 	}()
-	time.Sleep(50 * time.Millisecond) // let the waiter subscribe (the wake-up is checked by the hour-long backoff)
+	waitSubscribedAny(t, nodes, "safelock:released:wake")
 	if err := h.Release(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -637,13 +659,13 @@ func TestClusterClient(t *testing.T) {
 func TestReplicated(t *testing.T) {
 	primary, _ := redistest.StartReplicated(t)
 	uc := redis.NewUniversalClient(&redis.UniversalOptions{Addrs: []string{primary.Addr()}})
-	defer uc.Close()
+	defer func() { _ = uc.Close() }()
 	ctx := testCtx(t)
 	w := &wire{}
 	uc.AddHook(w)
 
 	l := New(uc, WithReplicaAck(1, 2*time.Second))
-	defer l.Close()
+	defer func() { _ = l.Close() }()
 	a, err := l.TryAcquire(ctx, "r", time.Minute)
 	if err != nil {
 		t.Fatal(err)
@@ -674,7 +696,7 @@ func TestReplicated(t *testing.T) {
 	}
 
 	strict := New(uc, WithReplicaAck(2, 50*time.Millisecond))
-	defer strict.Close()
+	defer func() { _ = strict.Close() }()
 	if _, err := strict.TryAcquire(ctx, "r", time.Minute); !errors.Is(err, ErrReplicaAck) {
 		t.Fatalf("2 replicas asked, 1 present: %v, want ErrReplicaAck", err)
 	} else {

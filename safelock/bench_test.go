@@ -1,0 +1,190 @@
+package safelock
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/locklint/locklint/internal/redistest"
+	"github.com/redis/go-redis/v9"
+)
+
+// BenchmarkUncontended: TryAcquire + Release of one key by one client,
+// against a plain SET round trip for scale.
+func BenchmarkUncontended(b *testing.B) {
+	srv := redistest.Start(b)
+	c := srv.Client()
+	ctx := context.Background()
+	b.Run("SET", func(b *testing.B) {
+		for b.Loop() {
+			if err := c.Set(ctx, "plain", "v", time.Second).Err(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	l := New(c)
+	defer func() { _ = l.Close() }()
+	b.Run("TryAcquire+Release", func(b *testing.B) {
+		for b.Loop() {
+			lease, err := l.TryAcquire(ctx, "bench", time.Second)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := lease.Release(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkContended: 16 clients (each its own connection pool and Locker,
+// as separate processes would be) take one key in turn and hold it 1ms.
+// b.N is the number of grants. Reported: grants/s, wait p99 and maximum,
+// Jain's fairness index over the clients' grant counts, starved clients
+// (fewer than a tenth of an equal share) and commands per grant.
+func BenchmarkContended(b *testing.B) {
+	srv := redistest.Start(b)
+	for _, fair := range []bool{false, true} {
+		name := "polling+pubsub"
+		if fair {
+			name = "WithFairness"
+		}
+		b.Run(name, func(b *testing.B) { contend(b, srv, 16, time.Millisecond, fair) })
+	}
+}
+
+func contend(b *testing.B, srv *redistest.Server, clients int, hold time.Duration, fair bool) {
+	ctx := context.Background()
+	var (
+		left   atomic.Int64
+		wg     sync.WaitGroup
+		grants = make([]int, clients)
+		waits  = make([][]time.Duration, clients)
+		wires  = make([]*wire, clients)
+	)
+	lockers := make([]*Locker, clients)
+	for i := range lockers {
+		c := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+		defer func() { _ = c.Close() }()
+		wires[i] = &wire{}
+		c.AddHook(wires[i])
+		var opts []Option
+		if fair {
+			opts = append(opts, WithFairness())
+		}
+		lockers[i] = New(c, opts...)
+		defer func() { _ = lockers[i].Close() }()
+		if err := c.Ping(ctx).Err(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	left.Store(int64(b.N))
+	b.ResetTimer()
+	start := time.Now()
+	for i, l := range lockers {
+		wg.Go(func() {
+			for left.Add(-1) >= 0 {
+				t0 := time.Now()
+				lease, err := l.Acquire(ctx, "contended", time.Second)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				waits[i] = append(waits[i], time.Since(t0))
+				grants[i]++
+				time.Sleep(hold)
+				if err := lease.Release(ctx); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+
+	var all []time.Duration
+	for _, w := range waits {
+		all = append(all, w...)
+	}
+	cmds := 0
+	for _, w := range wires {
+		_, c := w.take()
+		cmds += len(c)
+	}
+	total := len(all)
+	if total == 0 {
+		return
+	}
+	b.ReportMetric(float64(total)/elapsed.Seconds(), "grants/s")
+	b.ReportMetric(ms(percentile(all, 0.99)), "wait-p99-ms")
+	b.ReportMetric(ms(slices.Max(all)), "wait-max-ms")
+	b.ReportMetric(jain(grants), "jain")
+	b.ReportMetric(float64(starved(grants)), "starved")
+	b.ReportMetric(float64(cmds)/float64(total), "cmds/grant")
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// percentile returns the p-quantile (0 < p <= 1) of ds, nearest rank.
+func percentile(ds []time.Duration, p float64) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := int(p*float64(len(s))+0.5) - 1
+	return s[max(0, min(i, len(s)-1))]
+}
+
+// jain is Jain's fairness index (sum x)^2 / (n * sum x^2): 1 when all
+// clients got the same, 1/n when one got everything.
+func jain(xs []int) float64 {
+	var sum, sq float64
+	for _, x := range xs {
+		sum += float64(x)
+		sq += float64(x) * float64(x)
+	}
+	if sq == 0 {
+		return 0
+	}
+	return sum * sum / (float64(len(xs)) * sq)
+}
+
+// starved counts clients that got less than a tenth of an equal share.
+func starved(xs []int) int {
+	total := 0
+	for _, x := range xs {
+		total += x
+	}
+	n := 0
+	for _, x := range xs {
+		if float64(x) < float64(total)/float64(len(xs))/10 {
+			n++
+		}
+	}
+	return n
+}
+
+func TestStats(t *testing.T) {
+	if j := jain([]int{5, 5, 5, 5}); j != 1 {
+		t.Errorf("jain equal = %v", j)
+	}
+	if j := jain([]int{8, 0, 0, 0}); j != 0.25 {
+		t.Errorf("jain one-takes-all = %v", j)
+	}
+	if n := starved([]int{100, 100, 5, 0}); n != 2 {
+		t.Errorf("starved = %d", n)
+	}
+	ds := make([]time.Duration, 100)
+	for i := range ds {
+		ds[i] = time.Duration(100-i) * time.Millisecond
+	}
+	if p := percentile(ds, 0.99); p != 99*time.Millisecond {
+		t.Errorf("p99 = %v", p)
+	}
+	if p := percentile(ds, 0.5); p != 50*time.Millisecond {
+		t.Errorf("p50 = %v", p)
+	}
+}

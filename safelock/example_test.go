@@ -1,0 +1,145 @@
+package safelock_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/locklint/locklint/safelock"
+	"github.com/redis/go-redis/v9"
+)
+
+// The examples run against miniredis so that they need no server; use a
+// real Redis client in production.
+func newClient() (*redis.Client, *miniredis.Miniredis, func()) {
+	m, err := miniredis.Run()
+	if err != nil {
+		panic(err)
+	}
+	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	return c, m, func() { _ = c.Close(); m.Close() }
+}
+
+func Example() {
+	client, _, stop := newClient()
+	defer stop()
+	ctx := context.Background()
+
+	locker := safelock.New(client)
+	defer func() { _ = locker.Close() }()
+	lease, err := locker.TryAcquire(ctx, "report:daily", 10*time.Second)
+	if errors.Is(err, safelock.ErrNotAcquired) {
+		fmt.Println("someone else is running it")
+		return
+	}
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Pass the fence with every write; the resource rejects lower ones.
+	fmt.Println("fence", lease.Fence())
+
+	_, err = locker.TryAcquire(ctx, "report:daily", 10*time.Second)
+	fmt.Println("second try:", err)
+
+	if err := lease.Release(ctx); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println("released:", lease.Err())
+	// Output:
+	// fence 1
+	// second try: safelock: not acquired
+	// released: safelock: lease released
+}
+
+func ExampleLocker_Do() {
+	client, _, stop := newClient()
+	defer stop()
+	locker := safelock.New(client)
+	defer func() { _ = locker.Close() }()
+
+	for range 2 {
+		err := locker.Do(context.Background(), "invoice:42", 5*time.Second,
+			func(ctx context.Context, lease *safelock.Lease) error {
+				// ctx ends if the lease is lost; stop writing then.
+				fmt.Println("working with fence", lease.Fence())
+				return ctx.Err()
+			})
+		if err != nil {
+			fmt.Println(err)
+		}
+	}
+	// Output:
+	// working with fence 1
+	// working with fence 2
+}
+
+func ExampleLocker_Acquire() {
+	client, _, stop := newClient()
+	defer stop()
+	ctx := context.Background()
+	locker := safelock.New(client)
+	defer func() { _ = locker.Close() }()
+
+	first, _ := locker.TryAcquire(ctx, "queue:drain", time.Minute)
+	go func() {
+		time.Sleep(10 * time.Millisecond)
+		_ = first.Release(ctx) // wakes the waiter below
+	}()
+
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	second, err := locker.Acquire(wctx, "queue:drain", time.Minute)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer func() { _ = second.Release(ctx) }()
+	fmt.Println("acquired after release, fence", second.Fence())
+	// Output: acquired after release, fence 2
+}
+
+func ExampleLease_Done() {
+	client, m, stop := newClient()
+	defer stop()
+	ctx := context.Background()
+	locker := safelock.New(client)
+	defer func() { _ = locker.Close() }()
+
+	lease, _ := locker.TryAcquire(ctx, "leader", time.Minute)
+	m.Del("leader") // the lock vanished, as after a failover
+
+	err := lease.Renew(ctx, time.Minute)
+	fmt.Println(errors.Is(err, safelock.ErrLeaseLost))
+	<-lease.Done()
+	fmt.Println(lease.Err())
+	// Output:
+	// true
+	// safelock: lease lost: renew "leader": the key no longer holds this lease's token
+}
+
+// Code that keeps its own client and token (what locklint's suggested
+// fixes produce) uses the free functions.
+func ExampleReleaseKey() {
+	client, _, stop := newClient()
+	defer stop()
+	ctx := context.Background()
+
+	token := safelock.NewToken()
+	ok, _ := client.SetNX(ctx, "job", token, 30*time.Second).Result()
+	fmt.Println("locked:", ok)
+
+	renewed, _ := safelock.RenewKey(ctx, client, "job", token, time.Minute)
+	fmt.Println("renewed:", renewed)
+	released, _ := safelock.ReleaseKey(ctx, client, "job", token)
+	fmt.Println("released:", released)
+	again, _ := safelock.ReleaseKey(ctx, client, "job", token)
+	fmt.Println("released again:", again)
+	// Output:
+	// locked: true
+	// renewed: true
+	// released: true
+	// released again: false
+}
