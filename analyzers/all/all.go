@@ -7,10 +7,13 @@ import "golang.org/x/tools/go/analysis"
 
 import "github.com/locklint/locklint/analyzers/lockexpiry"
 
+import "github.com/locklint/locklint/analyzers/lockrelease"
+
 // Analyzers returns every locklint analyzer, in a stable order.
 func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		// Each analyzer package adds itself here, one line each.
 		lockexpiry.Analyzer,
+		lockrelease.Analyzer,
 	}
 }

@@ -121,7 +121,11 @@ func Import(pass *analysis.Pass, file *ast.File, pos token.Pos, path, name strin
 		if gd.Lparen.IsValid() {
 			return name, []analysis.TextEdit{{Pos: gd.Rparen, End: gd.Rparen, NewText: []byte("\t" + spec + "\n")}}, true
 		}
-		return name, []analysis.TextEdit{{Pos: gd.End(), End: gd.End(), NewText: []byte("\nimport " + spec)}}, true
+		// import "x"  ->  import ( "x"; "path" )
+		return name, []analysis.TextEdit{
+			{Pos: gd.Specs[0].Pos(), End: gd.Specs[0].Pos(), NewText: []byte("(\n\t")},
+			{Pos: gd.End(), End: gd.End(), NewText: []byte("\n\t" + spec + "\n)")},
+		}, true
 	}
 	return name, []analysis.TextEdit{{Pos: file.Name.End(), End: file.Name.End(), NewText: []byte("\n\nimport " + spec)}}, true
 }
@@ -137,4 +141,18 @@ func innermost(pass *analysis.Pass, file *ast.File, pos token.Pos) *types.Scope 
 func isPkgName(obj types.Object) bool {
 	_, ok := obj.(*types.PkgName)
 	return ok
+}
+
+// Visible returns the object name resolves to at pos, or nil.
+func Visible(pass *analysis.Pass, pos token.Pos, name string) types.Object {
+	file := File(pass, pos)
+	if file == nil {
+		return nil
+	}
+	scope := innermost(pass, file, pos)
+	if scope == nil {
+		return nil
+	}
+	_, obj := scope.LookupParent(name, pos)
+	return obj
 }

@@ -249,8 +249,6 @@ func (s *scanner) call(call *ast.CallExpr, ctx Context) {
 			s.raw.multi = true
 		case "EXEC", "DISCARD":
 			s.raw = rawTx{}
-		case "UNWATCH":
-			s.raw.watch = nil
 		case "WATCH":
 			if cmd.Client != GoRedis || isDo(cmd) {
 				s.raw.watch = call

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	redisv8 "github.com/go-redis/redis/v8"
 	redisv6 "github.com/go-redis/redis"
+	redisv8 "github.com/go-redis/redis/v8"
 )
 
 func v8Lock(ctx context.Context, c redisv8.UniversalClient, key string) {

@@ -1,0 +1,72 @@
+// Package lockrelease defines an Analyzer that reports Redis lock keys
+// deleted without an atomic ownership check.
+//
+// # Analyzer lockrelease
+//
+// lockrelease: report lock releases that do not check the lock is still ours
+//
+// A lock must be released only by the holder that owns it, and the check
+// and the delete must be one atomic step. The analyzer reports, for a key
+// acquired with NX (SETNX, SET NX, SetNX, SetArgs{Mode: "NX"}, rueidis
+// Nx(), a script that sets NX):
+//
+//   - DEL, UNLINK or GETDEL of that key, in the same function, a sibling
+//     method of the same type, another file, or through helpers in another
+//     package, including in defer statements and goroutines;
+//   - a Lua script whose body deletes the key without comparing its value
+//     with an argument (the token);
+//   - GET, compare in Go, then DEL: two round trips with a gap between.
+//
+// Not reported: a compare-and-delete script (if GET == ARGV then DEL),
+// DELEX key IFEQ token (Redis 8.4), a DEL queued in MULTI/EXEC inside a
+// WATCH whose GET read the key (go-redis Watch + TxPipelined, redigo WATCH
+// ... MULTI ... EXEC), and keys that are never acquired with NX: cache
+// invalidation, sessions, counters.
+//
+// # Why it matters
+//
+//	t0   A: SET lock:job tokA NX PX 30000   -> OK, A holds the lock
+//	t1   A: pauses (GC, slow query, network) for longer than 30 s
+//	t30  lock:job expires
+//	t31  B: SET lock:job tokB NX PX 30000   -> OK, B holds the lock
+//	t32  A: resumes, finishes, DEL lock:job -> deletes B's lock
+//	t33  C: SET lock:job tokC NX PX 30000   -> OK: B and C both "hold" it
+//
+// GET, compare, DEL has the same hole: the lock can expire and change
+// hands between A's GET and A's DEL.
+//
+// # Bad
+//
+//	defer rdb.Del(ctx, key)
+//
+//	if rdb.Get(ctx, key).Val() == token {
+//		rdb.Del(ctx, key)
+//	}
+//
+//	conn.Do("DEL", key)
+//
+//	redis.NewScript(`return redis.call("del", KEYS[1])`)
+//
+// # Good
+//
+//	defer safelock.ReleaseKey(ctx, rdb, key, token)
+//
+//	redis.NewScript(1, safelock.ReleaseScript).Do(conn, key, token)
+//
+//	// or a script of your own:
+//	// if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0
+//
+//	// or, on Redis 8.4+: DELEX key IFEQ token
+//
+// # Fix
+//
+// When the token stored by the acquire is in scope at the DEL (a variable
+// of the same function, or a field of the receiver in a sibling method),
+// the suggested fix rewrites a go-redis v9 rdb.Del(ctx, key) statement
+// (or err := rdb.Del(ctx, key).Err()) into safelock.ReleaseKey(ctx, rdb,
+// key, token), and a redigo conn.Do("DEL", key) into
+// redis.NewScript(1, safelock.ReleaseScript).Do(conn, key, token), adding
+// the import. Elsewhere release with safelock.ReleaseKey or
+// safelock.ReleaseScript by hand, or hold the lock as a safelock.Lease and
+// call its Release method.
+package lockrelease

@@ -1,0 +1,74 @@
+package lockrelease
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/analyzers/internal/docs"
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports lock keys deleted without an atomic ownership check.
+var Analyzer = &analysis.Analyzer{
+	Name:             "lockrelease",
+	Doc:              docs.Extract(doc, "lockrelease"),
+	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/lockrelease/doc.go",
+	Requires:         []*analysis.Analyzer{lifecycle.Analyzer},
+	Run:              run,
+	RunDespiteErrors: true,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
+	seen := map[*ast.CallExpr]bool{}
+	for _, l := range res.Locks {
+		acq := l.Acquires[0]
+		for _, op := range l.Ops {
+			if op.Kind != lifecycle.Delete || op.Checked || op.Judged || seen[op.Call] {
+				continue
+			}
+			seen[op.Call] = true
+			d := analysis.Diagnostic{
+				Pos: op.Pos(), End: op.Call.End(),
+				Related: []analysis.RelatedInformation{{Pos: acq.Pos(), End: acq.Call.End(), Message: "lock acquired with " + acq.Command + " here"}},
+			}
+			switch {
+			case op.ReadBefore != nil:
+				d.Message = fmt.Sprintf("lock %s is read with GET and then deleted with a separate %s: "+
+					"the lock can expire and pass to another holder between the two round trips, and this deletes their lock; "+
+					"release atomically with safelock.ReleaseKey", l.Key, op.Describe())
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: op.ReadBefore.Pos(), End: op.ReadBefore.Call.End(), Message: "GET here"})
+			case op.Command == "EVAL" || op.Command == "EVALSHA":
+				d.Message = fmt.Sprintf("the Lua script deletes lock %s without comparing its value with the holder's token: "+
+					"after the lock expires and another process takes it, this deletes their lock; "+
+					"compare before deleting, as safelock.ReleaseScript does", l.Key)
+			default:
+				d.Message = fmt.Sprintf("lock %s is deleted with %s without checking that this holder still owns it: "+
+					"if the lock expired and another process acquired it, this deletes their lock and two holders run at once; "+
+					"release with safelock.ReleaseKey (compare-and-delete)", l.Key, op.Describe())
+			}
+			if op.Direct() && op.ReadBefore == nil {
+				d.SuggestedFixes = releaseFix(pass, res, l, op)
+			}
+			pass.Report(d)
+		}
+	}
+	return nil, nil
+}
+
+// isString reports whether e has type string.
+func isString(info *types.Info, e ast.Expr) bool {
+	t := info.TypeOf(e)
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.String
+}

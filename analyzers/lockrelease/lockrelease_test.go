@@ -1,0 +1,15 @@
+package lockrelease_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/locklint/locklint/analyzers/internal/testutil"
+	"github.com/locklint/locklint/analyzers/lockrelease"
+)
+
+func TestLockRelease(t *testing.T) {
+	dir := testutil.GOPATH(t, "testdata")
+	analysistest.RunWithSuggestedFixes(t, dir, lockrelease.Analyzer, "release", "mutex", "locker", "app")
+}

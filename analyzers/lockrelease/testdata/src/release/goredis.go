@@ -1,0 +1,135 @@
+package release
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var rdb = redis.NewClient(&redis.Options{})
+
+func deferDel(ctx context.Context, key, token string) {
+	if !rdb.SetNX(ctx, key, token, time.Minute).Val() {
+		return
+	}
+	defer rdb.Del(ctx, key) // want `lock \* is deleted with DEL without checking that this holder still owns it: .*safelock.ReleaseKey`
+}
+
+func errAssigned(ctx context.Context, key, token string) error {
+	rdb.SetNX(ctx, key, token, time.Minute)
+	err := rdb.Del(ctx, key).Err() // want `deleted with DEL without checking`
+	return err
+}
+
+func ifInit(ctx context.Context, key, token string) error {
+	rdb.SetArgs(ctx, key, token, redis.SetArgs{Mode: "NX", TTL: time.Minute})
+	if err := rdb.Unlink(ctx, key).Err(); err != nil { // want `deleted with UNLINK without checking`
+		return err
+	}
+	return nil
+}
+
+// Result() returns a count; ReleaseKey returns a bool: no fix.
+func resultShape(ctx context.Context, key, token string) (int64, error) {
+	rdb.SetNX(ctx, key, token, time.Minute)
+	return rdb.Del(ctx, key).Result() // want `deleted with DEL without checking`
+}
+
+func inGoroutine(ctx context.Context, key, token string) {
+	rdb.SetNX(ctx, key, token, time.Minute)
+	go func() {
+		rdb.Del(ctx, key) // want `deleted with DEL without checking`
+	}()
+}
+
+// A constant token is no token: report, but no fix.
+func constToken(ctx context.Context) {
+	rdb.SetNX(ctx, "lock:cron", "1", time.Minute)
+	rdb.Del(ctx, "lock:cron") // want `lock "lock:cron" is deleted with DEL without checking`
+}
+
+func getCompareDel(ctx context.Context, key, token string) {
+	rdb.SetNX(ctx, key, token, time.Minute)
+	if rdb.Get(ctx, key).Val() == token {
+		rdb.Del(ctx, key) // want `lock \* is read with GET and then deleted with a separate DEL: the lock can expire and pass to another holder between the two round trips`
+	}
+}
+
+// Acquire and release in different HTTP handlers, keys built alike.
+func handleStart(ctx context.Context, id, token string) error {
+	if !rdb.SetNX(ctx, "export:"+id, token, time.Hour).Val() {
+		return errors.New("busy")
+	}
+	return nil
+}
+
+func handleDone(ctx context.Context, id string) {
+	rdb.Del(ctx, "export:"+id) // want `lock "export:" \+ \* is deleted with DEL without checking`
+}
+
+var blindUnlock = redis.NewScript(`return redis.call("DEL", KEYS[1])`)
+
+func blindScript(ctx context.Context, key, token string) {
+	rdb.SetNX(ctx, key, token, time.Minute)
+	blindUnlock.Run(ctx, rdb, []string{key}, token) // want `the Lua script deletes lock \* without comparing its value with the holder's token.*safelock.ReleaseScript`
+}
+
+// Negatives.
+
+//go:embed release.lua
+var releaseLua string
+
+var release = redis.NewScript(releaseLua)
+
+const releaseSrc = `
+local v = redis.call("get", KEYS[1])
+if v == ARGV[1] then
+	return redis.call("del", KEYS[1])
+end
+return 0`
+
+func compareAndDelete(ctx context.Context, key, token string) {
+	rdb.SetNX(ctx, key, token, time.Minute)
+	release.Run(ctx, rdb, []string{key}, token)
+	rdb.Eval(ctx, releaseSrc, []string{key}, token)
+}
+
+func delex(ctx context.Context, key, token string) {
+	rdb.SetNX(ctx, key, token, time.Minute)
+	rdb.DelExArgs(ctx, key, redis.DelExArgs{Mode: "IFEQ", MatchValue: token})
+}
+
+func watchTx(ctx context.Context, key, token string) error {
+	rdb.SetNX(ctx, key, token, time.Minute)
+	txf := func(tx *redis.Tx) error {
+		if tx.Get(ctx, key).Val() != token {
+			return errors.New("not owner")
+		}
+		_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Del(ctx, key)
+			return nil
+		})
+		return err
+	}
+	return rdb.Watch(ctx, txf, key)
+}
+
+func cacheInvalidate(ctx context.Context, id string) {
+	rdb.Set(ctx, "user:"+id, "{}", time.Hour)
+	rdb.Del(ctx, "user:"+id)
+}
+
+func sessionLogout(ctx context.Context, sid string) {
+	rdb.Expire(ctx, "session:"+sid, time.Hour)
+	rdb.Del(ctx, "session:"+sid)
+}
+
+// The wrong code is commented out.
+func fixedRelease(ctx context.Context, key, token string) {
+	rdb.SetNX(ctx, key, token, time.Minute)
+	// rdb.Del(ctx, key)
+	release.Run(ctx, rdb, []string{key}, token)
+}
