@@ -49,12 +49,17 @@ func (l *Lease) Token() string { return l.token }
 // reject writes with a lower fence than one it has seen.
 func (l *Lease) Fence() int64 { return l.fence }
 
-// Done is closed when the lease is released or lost.
-func (l *Lease) Done() <-chan struct{} { return l.done }
+// Done is closed when the lease is released or lost; at the latest by the
+// safe deadline, as seen by anyone who looks after it passed.
+func (l *Lease) Done() <-chan struct{} {
+	l.deadlinePassed()
+	return l.done
+}
 
 // Err returns nil while the lease is held, ErrReleased after Release, and
 // an error wrapping ErrLeaseLost once it was lost.
 func (l *Lease) Err() error {
+	l.deadlinePassed()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.err
@@ -134,7 +139,9 @@ func (l *Lease) Renew(ctx context.Context, ttl time.Duration) error {
 	return nil
 }
 
-// deadlinePassed runs on the timer; a renew may have moved the deadline.
+// deadlinePassed ends the lease if its safe deadline has passed. The timer
+// calls it; so do Done and Err, so that they never depend on the timer
+// goroutine having run yet. A renew may have moved the deadline.
 func (l *Lease) deadlinePassed() {
 	l.mu.Lock()
 	defer l.mu.Unlock()

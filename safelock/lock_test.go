@@ -630,6 +630,16 @@ func TestClusterClient(t *testing.T) {
 			}
 		}
 	}
+	// WithReplicaAck finds the slot's primary; this cluster has no replicas.
+	strict := New(cc, WithReplicaAck(1, 20*time.Millisecond))
+	defer func() { _ = strict.Close() }()
+	if _, err := strict.TryAcquire(ctx, "acked", time.Minute); !errors.Is(err, ErrReplicaAck) {
+		t.Fatalf("replica ack on a cluster without replicas: %v", err)
+	}
+	if cc.Exists(ctx, "acked").Val() != 0 {
+		t.Fatal("lock left behind after ErrReplicaAck")
+	}
+
 	// A waiter on a cluster is woken through pub/sub too.
 	h, err := l.TryAcquire(ctx, "wake", time.Hour)
 	if err != nil {

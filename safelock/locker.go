@@ -448,10 +448,11 @@ func (l *Locker) wrap(ctx context.Context, op, key string, err error) error {
 }
 
 // Do takes key (waiting like Acquire), runs fn while a watchdog renews the
-// lease, and releases it. fn's ctx is cancelled when the lease is lost. Do
-// returns fn's error; else the loss of the lease during fn (the work may
-// not have been protected to the end); else the release error.
-func (l *Locker) Do(ctx context.Context, key string, ttl time.Duration, fn func(ctx context.Context, l *Lease) error) error {
+// lease, and releases it, also when fn panics. fn's ctx is cancelled when
+// the lease is lost. Do returns fn's error; else the loss of the lease
+// during fn (the work may not have been protected to the end); else the
+// release error.
+func (l *Locker) Do(ctx context.Context, key string, ttl time.Duration, fn func(ctx context.Context, l *Lease) error) (err error) {
 	ks, err := l.check(key, ttl)
 	if err != nil {
 		return err
@@ -464,9 +465,23 @@ func (l *Locker) Do(ctx context.Context, key string, ttl time.Duration, fn func(
 		return err
 	}
 	lease.startWatchdog()
+	defer func() {
+		lost := lease.Err()
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		defer cancel()
+		rerr := lease.Release(rctx)
+		if err == nil && lost != nil {
+			err = lost
+		} else if err == nil {
+			err = rerr
+		}
+	}()
 	fctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	fnDone := make(chan struct{})
 	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(fnDone)
 	wg.Go(func() {
 		select {
 		case <-lease.Done():
@@ -474,19 +489,5 @@ func (l *Locker) Do(ctx context.Context, key string, ttl time.Duration, fn func(
 		case <-fnDone:
 		}
 	})
-	err = fn(fctx, lease)
-	close(fnDone)
-	wg.Wait()
-	cancel()
-	lost := lease.Err()
-	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-	defer rcancel()
-	rerr := lease.Release(rctx)
-	switch {
-	case err != nil:
-		return err
-	case lost != nil:
-		return lost
-	}
-	return rerr
+	return fn(fctx, lease)
 }

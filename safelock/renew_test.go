@@ -102,3 +102,19 @@ func TestDo(t *testing.T) {
 		t.Fatalf("Do's release touched another owner's lock: %q", got)
 	}
 }
+
+func TestDoReleasesOnPanic(t *testing.T) {
+	l, c := startLocker(t)
+	ctx := testCtx(t)
+	func() {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Fatalf("recovered %v, want the panic to pass through", r)
+			}
+		}()
+		_ = l.Do(ctx, "panic", time.Minute, func(context.Context, *Lease) error { panic("boom") })
+	}()
+	if c.Exists(ctx, "panic").Val() != 0 {
+		t.Fatal("Do left the key behind after fn panicked")
+	}
+}
