@@ -9,11 +9,14 @@ import "github.com/locklint/locklint/analyzers/lockexpiry"
 
 import "github.com/locklint/locklint/analyzers/lockrelease"
 
+import "github.com/locklint/locklint/analyzers/lockrenew"
+
 // Analyzers returns every locklint analyzer, in a stable order.
 func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		// Each analyzer package adds itself here, one line each.
 		lockexpiry.Analyzer,
 		lockrelease.Analyzer,
+		lockrenew.Analyzer,
 	}
 }

@@ -1,0 +1,86 @@
+// Package lockrenew defines an Analyzer that reports Redis lock renewals
+// that do not check who holds the lock.
+//
+// # Analyzer lockrenew
+//
+// lockrenew: report lock renewals without an atomic ownership check
+//
+// A holder that extends its lock must check, in the same atomic step, that
+// the key still holds its own token. The analyzer reports a key acquired
+// with NX that is later extended by
+//
+//   - EXPIRE, PEXPIRE, EXPIREAT or PEXPIREAT (go-redis Expire/PExpire,
+//     redigo Do("EXPIRE", ...), rueidis B().Pexpire(), Do(ctx, "expire", ...)),
+//   - SET ... XX with a TTL, or a SET that writes the holder's token again
+//     with a TTL,
+//   - a Lua script that sets the key's TTL without comparing its value, or
+//   - GET, compare in Go, then EXPIRE: two round trips with a race between.
+//
+// The acquire and the renewal may be in different functions, methods,
+// files or packages (a watchdog goroutine, a Refresh method next to Lock,
+// a helper package), behind the project's own interfaces.
+//
+// Not reported: a compare-and-expire script (safelock.RenewScript, bsm
+// redislock's Refresh script); SET key token XX IFEQ token; an EXPIRE
+// queued in MULTI/EXEC inside a WATCH whose GET compared the value; EXPIRE
+// of keys never acquired with NX (sessions, rate limiters, caches); the
+// EXPIRE that gives a TTL-less SETNX its first TTL (lockexpiry reports
+// that); an EXPIRE in the function that acquires, outside a loop or
+// goroutine, which sets up the lock rather than holding it.
+//
+// # Why it matters
+//
+//	t0   A: SET lock:job tokA NX PX 10000   -> OK, A holds the lock
+//	t1   A: pauses 12 s (GC, swapped out, a slow call, a network partition)
+//	t10  lock:job expires
+//	t11  B: SET lock:job tokB NX PX 10000   -> OK, B holds the lock
+//	t13  A: wakes, its watchdog sends PEXPIRE lock:job 10000 -> 1
+//	t13  A believes the renewal proves it still holds the lock and writes;
+//	     B writes too; B's lock now lives 10 s longer than B asked for.
+//
+// The renewal succeeded, so A never learns it lost the lock. With an owner
+// check the PEXPIRE would have returned 0 and A would have stopped.
+//
+// # Bad
+//
+//	func (l *Lock) Refresh(ctx context.Context) error {
+//		return l.rdb.Expire(ctx, l.key, l.ttl).Err()
+//	}
+//
+//	if rdb.Get(ctx, key).Val() == token { // another holder can take over here
+//		rdb.PExpire(ctx, key, ttl)
+//	}
+//
+//	conn.Do("PEXPIRE", key, 30000)
+//
+// # Good
+//
+//	func (l *Lock) Refresh(ctx context.Context) error {
+//		ok, err := safelock.RenewKey(ctx, l.rdb, l.key, l.token, l.ttl)
+//		if err == nil && !ok {
+//			return errLockLost
+//		}
+//		return err
+//	}
+//
+//	redis.NewScript(1, safelock.RenewScript).Do(conn, key, token, 30000)
+//
+//	lease, err := safelock.New(rdb).Acquire(ctx, key, ttl) // then lease.Renew, or WithAutoRenew
+//
+// # Fix
+//
+// When the holder's token is in scope at the renewal (a variable of the
+// acquiring function, or a field of the receiver that the acquire stored),
+// the suggested fix rewrites go-redis v9 Expire/PExpire into
+// safelock.RenewKey(ctx, rdb, key, token, ttl), keeping the result shape:
+// Result() becomes the call itself, an assigned Err() becomes "_, err :=",
+// a returned Err() becomes "_, err := ...; return err". A redigo
+// Do("EXPIRE"/"PEXPIRE", key, n) becomes
+// redis.NewScript(1, safelock.RenewScript).Do(conn, key, token, ms), with
+// seconds turned into the milliseconds the script takes. The fix changes
+// only who may renew: a renewal of a lock this holder lost now returns
+// false (0) instead of extending someone else's lock, so check that result
+// and stop working when it is false. Elsewhere (go-redis v6–v8, rueidis,
+// Val(), pipelines, scripts) there is no fix: compare the token and extend
+// in one script, as safelock.RenewScript does, or use safelock's Lease.
+package lockrenew

@@ -1,0 +1,196 @@
+package lockrenew
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/locklint/locklint/analyzers/internal/docs"
+	"github.com/locklint/locklint/analyzers/internal/fixes"
+	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports lock renewals without an atomic ownership check.
+var Analyzer = &analysis.Analyzer{
+	Name:             "lockrenew",
+	Doc:              docs.Extract(doc, "lockrenew"),
+	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/lockrenew/doc.go",
+	Requires:         []*analysis.Analyzer{lifecycle.Analyzer},
+	Run:              run,
+	RunDespiteErrors: true,
+}
+
+const useInstead = "renew with safelock.RenewKey(ctx, rdb, key, token, ttl) or Lease.Renew, which compare the token and extend in one step"
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
+	seen := map[*ast.CallExpr]bool{}
+	for _, l := range res.Locks {
+		acq := l.Acquires[0]
+		for _, op := range l.Ops {
+			what := renewal(pass, res, l, op)
+			if what == "" || seen[op.Call] {
+				continue
+			}
+			seen[op.Call] = true
+			key := keyName(pass, l, op)
+			d := analysis.Diagnostic{
+				Pos: op.Pos(), End: op.Call.End(),
+				Related: []analysis.RelatedInformation{{Pos: acq.Pos(), End: acq.Call.End(), Message: "lock acquired with " + acq.Command + " here"}},
+			}
+			switch {
+			case op.ReadBefore != nil:
+				d.Message = fmt.Sprintf("lock %s is read with GET and then renewed with a separate %s: "+
+					"the lock can expire and pass to another process between the two round trips, and the renewal then extends their lock "+
+					"while this holder carries on as if it still owned it; %s", key, what, useInstead)
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: op.ReadBefore.Pos(), End: op.ReadBefore.Call.End(), Message: "GET here, a round trip before the renewal"})
+			case op.Command == "EVAL" || op.Command == "EVALSHA":
+				d.Message = fmt.Sprintf("the Lua script renews lock %s without comparing its value with the holder's token: "+
+					"after the lock expires and another process takes it, this extends their lock and the old holder carries on as if it still owned it; "+
+					"compare before extending, as safelock.RenewScript does, or %s", key, useInstead)
+			case op.Kind == lifecycle.Write:
+				d.Message = fmt.Sprintf("lock %s is renewed with %s, which overwrites the key whoever holds it: "+
+					"if the lock expired and another process took it, both now believe they hold it; %s", key, what, useInstead)
+			default:
+				d.Message = fmt.Sprintf("lock %s is renewed with %s without checking that this holder still owns it: "+
+					"if the lock expired and another process took it, this extends their lock and both run the critical section at once; %s",
+					key, what, useInstead)
+			}
+			if op.Direct() && op.ReadBefore == nil && op.Kind == lifecycle.Expire {
+				d.SuggestedFixes = renewFix(pass, l, op)
+			}
+			pass.Report(d)
+		}
+	}
+	return nil, nil
+}
+
+// keyName names the lock key for messages: the key expression as written
+// at the renewal when it is there, else the lifecycle's rendering.
+func keyName(pass *analysis.Pass, l *lifecycle.Lock, op *lifecycle.Op) string {
+	if op.KeyExpr != nil {
+		if src := fixes.Source(pass, op.KeyExpr); src != "" && len(src) <= 60 && !strings.Contains(src, "\n") {
+			return src
+		}
+	}
+	return l.Key.String()
+}
+
+// renewal describes op when it extends the lock without an owner check
+// ("PEXPIRE", "SET XX", "EXPIRE (in locker.touch at touch.go:9)"), or
+// returns "".
+func renewal(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, op *lifecycle.Op) string {
+	if op.Checked || op.Judged {
+		return ""
+	}
+	switch op.Kind {
+	case lifecycle.Expire:
+		if op.Cmd != nil && op.Cmd.Opts.Cond == "NX" {
+			return "" // EXPIRE ... NX only sets a missing TTL: lockexpiry's concern
+		}
+	case lifecycle.Write:
+		// SET ... XX with a TTL, or a SET that stores the holder's own
+		// token again with a TTL: both re-arm the lock whoever holds it.
+		if op.Cmd == nil || !op.TTL || op.Cmd.Opts.IfEq != nil || op.Cmd.Partial {
+			return ""
+		}
+		if op.Cmd.Opts.XX {
+			if initialTTL(pass, l, op) {
+				return ""
+			}
+			return "SET XX"
+		}
+		if !sameValue(res, l, op) || initialTTL(pass, l, op) {
+			return ""
+		}
+		return "SET"
+	default:
+		return ""
+	}
+	if initialTTL(pass, l, op) {
+		return ""
+	}
+	return op.Describe()
+}
+
+// initialTTL reports whether op belongs to taking the lock rather than to
+// holding it: it runs in the same function body as an acquire of the lock
+// (SETNX then EXPIRE is lockexpiry's business; an EXPIRE after a failed
+// acquire repairs someone else's lock, not a renewal), unless it runs in a
+// goroutine or in a loop that does not also acquire.
+func initialTTL(pass *analysis.Pass, l *lifecycle.Lock, op *lifecycle.Op) bool {
+	for _, acq := range l.Acquires {
+		if acq.NoTTL && op.Kind == lifecycle.Expire && acq.In.Decl != op.In.Decl && firstExpire(l, acq) == op {
+			return true // the separate EXPIRE lockexpiry reports for acq
+		}
+		if acq.In.Decl != op.In.Decl || acq.In.Lit != op.In.Lit || op.In.InGo != acq.In.InGo {
+			continue
+		}
+		if loop := enclosingLoop(pass, op); loop != nil && !(loop.Pos() <= acq.Pos() && acq.Pos() < loop.End()) {
+			continue // renewed again and again while the work goes on
+		}
+		return true
+	}
+	return false
+}
+
+// firstExpire mirrors lockexpiry: the EXPIRE of the lock in another
+// function that gives a TTL-less acquire its expiry.
+func firstExpire(l *lifecycle.Lock, acq *lifecycle.Op) *lifecycle.Op {
+	for _, op := range l.Ops {
+		if op.Kind == lifecycle.Expire && op.In.Decl == acq.In.Decl && op.Pos() > acq.Pos() {
+			return nil
+		}
+	}
+	for _, op := range l.Ops {
+		if op.Kind == lifecycle.Expire && op.In.Decl != acq.In.Decl {
+			return op
+		}
+	}
+	return nil
+}
+
+// enclosingLoop returns the innermost for or range statement around op
+// within its function literal or declaration, or nil.
+func enclosingLoop(pass *analysis.Pass, op *lifecycle.Op) ast.Node {
+	file := fixes.File(pass, op.Pos())
+	if file == nil {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(file, op.Call.Pos(), op.Call.End())
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return n
+		case *ast.FuncLit, *ast.FuncDecl:
+			return nil
+		}
+	}
+	return nil
+}
+
+// sameValue reports whether a SET stores the value an acquire of the lock
+// stored: the holder writing its own token again.
+func sameValue(res *lifecycle.Result, l *lifecycle.Lock, op *lifecycle.Op) bool {
+	if op.Value == nil {
+		return false
+	}
+	v := res.Env(op.In.Decl).Of(op.Value)
+	for _, acq := range l.Acquires {
+		if acq.Value == nil || acq.Via != nil {
+			continue
+		}
+		if keyexpr.Same(res.Env(acq.In.Decl).Of(acq.Value), v, acq.In.Decl == op.In.Decl) {
+			return true
+		}
+	}
+	return false
+}
