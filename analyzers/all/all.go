@@ -11,6 +11,8 @@ import "github.com/locklint/locklint/analyzers/lockrelease"
 
 import "github.com/locklint/locklint/analyzers/lockrenew"
 
+import "github.com/locklint/locklint/analyzers/lockunits"
+
 // Analyzers returns every locklint analyzer, in a stable order.
 func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
@@ -18,5 +20,6 @@ func Analyzers() []*analysis.Analyzer {
 		lockexpiry.Analyzer,
 		lockrelease.Analyzer,
 		lockrenew.Analyzer,
+		lockunits.Analyzer,
 	}
 }
