@@ -1,0 +1,244 @@
+// Package locklib recognises the calls of Redis lock libraries — safelock,
+// redsync, bsm/redislock and rueidislock — by package path, receiver type
+// and method name, the way redismodel recognises raw client commands. A
+// [Call] says what a library call does to a lock (acquire, release, renew,
+// watch for loss, read the fence) and which of its arguments are the key,
+// the TTL and the context.
+//
+// Guarantee: Classify returns nil for anything it does not know, so rules
+// built on it stay silent about code that uses other libraries.
+package locklib
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Lib is a lock library.
+type Lib int
+
+const (
+	Raw         Lib = iota // a lock built on raw SET NX (see lifecycle)
+	Safelock               // github.com/locklint/locklint/safelock
+	Redsync                // github.com/go-redsync/redsync
+	Redislock              // github.com/bsm/redislock
+	Rueidislock            // github.com/redis/rueidis/rueidislock
+)
+
+func (l Lib) String() string {
+	switch l {
+	case Safelock:
+		return "safelock"
+	case Redsync:
+		return "redsync"
+	case Redislock:
+		return "redislock"
+	case Rueidislock:
+		return "rueidislock"
+	}
+	return "raw"
+}
+
+// Import paths.
+const (
+	SafelockPath = "github.com/locklint/locklint/safelock"
+	// FencePath holds safelock's protected-resource helpers: every call
+	// into it is a write that checks the fence where it lands.
+	FencePath       = "github.com/locklint/locklint/safelock/fence"
+	RedislockPath   = "github.com/bsm/redislock"
+	RueidislockPath = "github.com/redis/rueidis/rueidislock"
+)
+
+// Role is what a library call does.
+type Role int
+
+const (
+	Acquire   Role = iota + 1 // takes the lock (TryAcquire, Lock, Obtain, WithContext, Do)
+	Release                   // Release, Unlock
+	Renew                     // Renew, Extend, Refresh
+	Watch                     // asks whether the lock is still held: Done, Err, Deadline, Valid, Until, TTL
+	Fence                     // safelock Lease.Fence
+	NewMutex                  // redsync Redsync.NewMutex
+	NewLocker                 // safelock New/NewRedlock, rueidislock NewLocker
+	AutoRenew                 // safelock WithAutoRenew option
+	Expiry                    // redsync WithExpiry option
+)
+
+// Call is one library call.
+type Call struct {
+	Lib    Lib
+	Role   Role
+	Call   *ast.CallExpr
+	Method *types.Func
+	Recv   ast.Expr // Locker, Mutex, Lease, Client or Lock the method is called on
+	Ctx    ast.Expr // context argument, if any
+	Key    ast.Expr // lock name or key, if an argument here
+	TTL    ast.Expr // TTL argument, if any
+	Fn     ast.Expr // safelock Do's callback
+	Opts   []ast.Expr
+	// Returns says how the acquire hands back the lock: the result index
+	// of the lease/lock (safelock, redislock), of the lock-loss context and
+	// cancel func (rueidislock), -1 when the receiver is the lock (redsync).
+	Handle, LostCtx int
+}
+
+// Name is how messages name the call: "safelock Locker.TryAcquire".
+func (c *Call) Name() string {
+	name := c.Method.Name()
+	if sig, ok := c.Method.Type().(*types.Signature); ok && sig.Recv() != nil {
+		if n := recvName(sig); n != "" {
+			name = n + "." + name
+		}
+	}
+	return c.Lib.String() + " " + name
+}
+
+// IsLibPath reports whether path is a supported lock library.
+func IsLibPath(path string) bool { return libOf(path) != Raw }
+
+// ImportsLib reports whether pkg imports a lock library directly.
+func ImportsLib(pkg *types.Package) bool {
+	for _, imp := range pkg.Imports() {
+		if IsLibPath(imp.Path()) || imp.Path() == FencePath {
+			return true
+		}
+	}
+	return false
+}
+
+func libOf(path string) Lib {
+	switch {
+	case path == SafelockPath:
+		return Safelock
+	case path == "github.com/go-redsync/redsync" || strings.HasPrefix(path, "github.com/go-redsync/redsync/v"):
+		if strings.Count(path, "/") <= 3 { // not .../redis/goredis
+			return Redsync
+		}
+	case path == RedislockPath:
+		return Redislock
+	case path == RueidislockPath:
+		return Rueidislock
+	}
+	return Raw
+}
+
+// Classify returns what call does as a lock-library call, or nil.
+func Classify(info *types.Info, call *ast.CallExpr) *Call {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	lib := libOf(fn.Pkg().Path())
+	if lib == Raw {
+		return nil
+	}
+	sig := fn.Type().(*types.Signature)
+	c := &Call{Lib: lib, Call: call, Method: fn, Handle: -1, LostCtx: -1}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sig.Recv() != nil {
+		c.Recv = sel.X
+	}
+	args := call.Args
+	arg := func(i int) ast.Expr {
+		if i < len(args) {
+			return args[i]
+		}
+		return nil
+	}
+	for i := 0; i < sig.Params().Len() && i < len(args); i++ {
+		if isContext(sig.Params().At(i).Type()) {
+			c.Ctx = args[i]
+			break
+		}
+	}
+	recv := recvName(sig)
+	name := fn.Name()
+	switch lib {
+	case Safelock:
+		switch {
+		case recv == "Locker" && (name == "TryAcquire" || name == "Acquire"):
+			c.Role, c.Key, c.TTL, c.Handle = Acquire, arg(1), arg(2), 0
+		case recv == "Locker" && name == "Do":
+			c.Role, c.Key, c.TTL, c.Fn = Acquire, arg(1), arg(2), arg(3)
+		case recv == "Lease" && name == "Release":
+			c.Role = Release
+		case recv == "Lease" && name == "Renew":
+			c.Role, c.TTL = Renew, arg(1)
+		case recv == "Lease" && (name == "Done" || name == "Err" || name == "Deadline"):
+			c.Role = Watch
+		case recv == "Lease" && name == "Fence":
+			c.Role = Fence
+		case recv == "" && (name == "New" || name == "NewRedlock"):
+			c.Role, c.Opts = NewLocker, rest(args, 1)
+		case recv == "" && name == "WithAutoRenew":
+			c.Role = AutoRenew
+		}
+	case Redsync:
+		switch {
+		case recv == "Redsync" && name == "NewMutex":
+			c.Role, c.Key, c.Opts = NewMutex, arg(0), rest(args, 1)
+		case recv == "Mutex" && (name == "Lock" || name == "LockContext" || name == "TryLock" || name == "TryLockContext"):
+			c.Role = Acquire
+		case recv == "Mutex" && (name == "Unlock" || name == "UnlockContext"):
+			c.Role = Release
+		case recv == "Mutex" && (name == "Extend" || name == "ExtendContext"):
+			c.Role = Renew
+		case recv == "Mutex" && (name == "Valid" || name == "ValidContext" || name == "Until"):
+			c.Role = Watch
+		case recv == "" && name == "WithExpiry":
+			c.Role, c.TTL = Expiry, arg(0)
+		}
+	case Redislock:
+		switch {
+		case recv == "Client" && name == "Obtain":
+			c.Role, c.Key, c.TTL, c.Handle = Acquire, arg(1), arg(2), 0
+		case recv == "" && name == "Obtain":
+			c.Role, c.Key, c.TTL, c.Handle = Acquire, arg(2), arg(3), 0
+		case recv == "Lock" && name == "Release":
+			c.Role = Release
+		case recv == "Lock" && name == "Refresh":
+			c.Role, c.TTL = Renew, arg(1)
+		case recv == "Lock" && name == "TTL":
+			c.Role = Watch
+		}
+	case Rueidislock:
+		switch {
+		case recv == "Locker" && (name == "WithContext" || name == "TryWithContext" || name == "ForceWithContext"):
+			c.Role, c.Key, c.LostCtx, c.Handle = Acquire, arg(1), 0, 1
+		case recv == "" && name == "NewLocker":
+			c.Role = NewLocker
+		}
+	}
+	if c.Role == 0 {
+		return nil
+	}
+	return c
+}
+
+func rest(args []ast.Expr, from int) []ast.Expr {
+	if from < len(args) {
+		return args[from:]
+	}
+	return nil
+}
+
+func isContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+func recvName(sig *types.Signature) string {
+	if sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}

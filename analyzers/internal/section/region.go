@@ -1,0 +1,305 @@
+package section
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/cfg"
+)
+
+// open computes the section of one acquire in fn and records it.
+func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.CallExpr, deferred *ast.CallExpr) {
+	g := b.cfgOf(fn)
+	if g == nil {
+		return
+	}
+	start, idx := findNode(g, lk.Acquire)
+	if start == nil {
+		return
+	}
+	r := b.results(lk.Acquire, fn)
+	s := &Section{Lock: lk, Func: fn, Decl: fd, Releases: rels, Deferred: deferred}
+	stops := func(n ast.Node) bool {
+		if within(lk.Acquire, n) {
+			return true // back at the acquire: a new attempt
+		}
+		for _, rel := range rels {
+			if within(rel, n) {
+				return true
+			}
+		}
+		return false
+	}
+	seen := map[*cfg.Block]bool{}
+	var visit func(blk *cfg.Block, from int)
+	visit = func(blk *cfg.Block, from int) {
+		for i := from; i < len(blk.Nodes); i++ {
+			if stops(blk.Nodes[i]) {
+				return
+			}
+			s.Nodes = append(s.Nodes, blk.Nodes[i])
+		}
+		succs := blk.Succs
+		if len(succs) == 2 && len(blk.Nodes) > 0 {
+			if cond, ok := blk.Nodes[len(blk.Nodes)-1].(ast.Expr); ok && b.condition(blk) {
+				switch r.polarity(cond) {
+				case failIfTrue:
+					succs = succs[1:]
+				case failIfFalse:
+					succs = succs[:1]
+				}
+			}
+		}
+		for _, next := range succs {
+			if !seen[next] {
+				seen[next] = true
+				visit(next, 0)
+			}
+		}
+	}
+	// When the acquire's own node is the condition that decides success,
+	// visit starts past it and only reads its polarity.
+	visit(start, idx+1)
+	b.sections = append(b.sections, s)
+}
+
+// condition reports whether the last node of blk is a boolean condition
+// with Succs[0] taken when it is true: an if, for or tagless switch case.
+func (b *builder) condition(blk *cfg.Block) bool {
+	switch blk.Kind {
+	case cfg.KindSwitchNextCase:
+		cc, ok := blk.Stmt.(*ast.CaseClause)
+		if !ok {
+			return false
+		}
+		body, _ := b.parent[cc].(*ast.BlockStmt)
+		sw, ok := b.parent[body].(*ast.SwitchStmt)
+		return ok && sw.Tag == nil
+	case cfg.KindRangeLoop, cfg.KindSelectAfterCase:
+		return false
+	}
+	return true
+}
+
+// findNode returns the block and index of the smallest live CFG node
+// containing n.
+func findNode(g *cfg.CFG, n ast.Node) (*cfg.Block, int) {
+	var best *cfg.Block
+	idx := -1
+	for _, blk := range g.Blocks {
+		if !blk.Live {
+			continue
+		}
+		for i, node := range blk.Nodes {
+			if !within(n, node) {
+				continue
+			}
+			if best == nil || node.End()-node.Pos() < best.Nodes[idx].End()-best.Nodes[idx].Pos() {
+				best, idx = blk, i
+			}
+		}
+	}
+	return best, idx
+}
+
+const (
+	failIfTrue  = 1
+	failIfFalse = -1
+)
+
+// results are what an acquire hands back: the chain of calls that read
+// its reply (rdb.SetNX(...).Result(), redis.String(conn.Do(...))) and
+// the variables it is assigned to. Conditions on them decide success.
+type results struct {
+	info  *types.Info
+	chain map[ast.Expr]bool
+	vars  map[types.Object]bool
+	// until is where a result variable is first assigned again; later
+	// conditions on it test something else.
+	until token.Pos
+}
+
+func (b *builder) results(acq *ast.CallExpr, fn ast.Node) *results {
+	r := &results{info: b.pass.TypesInfo, chain: map[ast.Expr]bool{acq: true}, vars: map[types.Object]bool{}, until: fn.End()}
+	var cur ast.Expr = acq
+	for {
+		p := b.parent[cur]
+		if sel, ok := p.(*ast.SelectorExpr); ok && sel.X == cur {
+			if call, ok := b.parent[sel].(*ast.CallExpr); ok && call.Fun == sel {
+				cur = call
+				r.chain[cur] = true
+				continue
+			}
+		}
+		if paren, ok := p.(*ast.ParenExpr); ok {
+			cur = paren
+			r.chain[cur] = true
+			continue
+		}
+		if call, ok := p.(*ast.CallExpr); ok && len(call.Args) == 1 && call.Args[0] == cur {
+			cur = call // redis.String(conn.Do(...)), redis.Bool(...)
+			r.chain[cur] = true
+			continue
+		}
+		break
+	}
+	var assign ast.Node
+	switch p := b.parent[cur].(type) {
+	case *ast.AssignStmt:
+		if len(p.Rhs) == 1 && p.Rhs[0] == cur {
+			assign = p
+			for _, l := range p.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+					if obj := r.info.ObjectOf(id); obj != nil {
+						r.vars[obj] = true
+					}
+				}
+			}
+		}
+	case *ast.ValueSpec:
+		if len(p.Values) == 1 && p.Values[0] == cur {
+			assign = p
+			for _, id := range p.Names {
+				if obj := r.info.ObjectOf(id); obj != nil {
+					r.vars[obj] = true
+				}
+			}
+		}
+	}
+	if len(r.vars) > 0 {
+		ast.Inspect(fn, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || ast.Node(as) == assign || as.Pos() < acq.Pos() {
+				return true
+			}
+			for _, l := range as.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && r.vars[r.info.ObjectOf(id)] && as.Pos() < r.until {
+					r.until = as.Pos()
+				}
+			}
+			return true
+		})
+	}
+	return r
+}
+
+// polarity says which way cond goes when the acquire failed.
+func (r *results) polarity(cond ast.Expr) int {
+	if cond.Pos() >= r.until {
+		return 0
+	}
+	return r.pol(cond)
+}
+
+func (r *results) pol(e ast.Expr) int {
+	e = ast.Unparen(e)
+	switch e := e.(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			return -r.pol(e.X)
+		}
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LAND, token.LOR:
+			a, b := r.pol(e.X), r.pol(e.Y)
+			switch {
+			case a == 0:
+				return b
+			case b == 0 || a == b:
+				return a
+			}
+			return 0
+		case token.EQL, token.NEQ:
+			sign := 1
+			if e.Op == token.NEQ {
+				sign = -1
+			}
+			x, y := e.X, e.Y
+			if !r.isResult(x) {
+				x, y = y, x
+			}
+			if !r.isResult(x) {
+				return 0
+			}
+			return sign * r.equals(x, y)
+		}
+	case *ast.Ident:
+		if r.vars[r.info.Uses[e]] && isBool(r.info.TypeOf(e)) {
+			return failIfFalse
+		}
+	case *ast.CallExpr:
+		// errors.Is(err, ErrNotObtained)
+		if calleeIs(r.info, e, "errors", "Is") && len(e.Args) == 2 && r.isResult(e.Args[0]) && isError(r.info.TypeOf(e.Args[0])) {
+			return failIfTrue
+		}
+	}
+	if r.chain[e] && isBool(r.info.TypeOf(e)) {
+		return failIfFalse
+	}
+	return 0
+}
+
+// equals returns the polarity of "x == y" for a result x.
+func (r *results) equals(x, y ast.Expr) int {
+	tx := r.info.TypeOf(x)
+	ty, ok := r.info.Types[y]
+	if !ok {
+		return 0
+	}
+	switch {
+	case ty.IsNil():
+		if isError(tx) {
+			return failIfFalse // err == nil: acquired
+		}
+		return failIfTrue // lease == nil, reply == nil: not acquired
+	case ty.Value != nil:
+		switch ty.Value.Kind() {
+		case constant.String:
+			switch constant.StringVal(ty.Value) {
+			case "OK":
+				return failIfFalse
+			case "":
+				return failIfTrue
+			}
+		case constant.Bool:
+			if constant.BoolVal(ty.Value) {
+				return failIfFalse
+			}
+			return failIfTrue
+		case constant.Int:
+			switch v, _ := constant.Int64Val(ty.Value); v {
+			case 1:
+				return failIfFalse
+			case 0:
+				return failIfTrue
+			}
+		}
+	case isError(tx) && isError(ty.Type):
+		return failIfTrue // err == redis.Nil, err == redislock.ErrNotObtained
+	}
+	return 0
+}
+
+func (r *results) isResult(e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if id, ok := e.(*ast.Ident); ok {
+		return r.vars[r.info.Uses[id]]
+	}
+	return r.chain[e]
+}
+
+func isBool(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+func isError(t types.Type) bool {
+	return t != nil && types.Implements(t, errorType.Underlying().(*types.Interface)) && !isBool(t)
+}

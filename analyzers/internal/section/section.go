@@ -1,0 +1,628 @@
+// Package section finds critical sections: the code that runs while a
+// Redis lock is held, from a successful acquire to its release, on the
+// control-flow graph.
+//
+// A [Section] starts after an acquire — a raw SET NX from the lifecycle
+// model (a lock that is also released somewhere, so deduplication markers
+// are not sections), or a lock-library acquire from locklib (safelock,
+// redsync, bsm/redislock, rueidislock) — and holds every CFG node
+// reachable from it
+//
+//   - without passing a release of the same lock in the same function
+//     (a deferred release keeps the rest of the function in the section),
+//   - without taking the branch where the acquire failed: the branch of a
+//     condition on the acquire's results (err != nil, !ok, lease == nil,
+//     reply != "OK", errors.Is(err, ...), !rdb.SetNX(...).Val()) that
+//     means "not acquired".
+//
+// For safelock's Locker.Do the section is the callback's body (a literal,
+// or a function or method of the package passed by name).
+//
+// Guarantee: a node is in a section only when the lock is certainly held
+// there as far as the function shows; code after a release, on a failure
+// branch, or in other functions is never in it. Deferred calls are left
+// out of [Section.Inspect], since they may run after a deferred release.
+//
+// Each [Lock] also says what the function does about renewal (explicit
+// Renew/Extend/Refresh or EXPIRE calls, auto-renewal) and about lock-loss
+// signals (Done, Err, Valid, the context rueidislock or Do hands out), so
+// rules can tell whether a section may outlive its lease.
+package section
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/ctrlflow"
+	"golang.org/x/tools/go/cfg"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+	"github.com/locklint/locklint/analyzers/internal/locklib"
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
+)
+
+// Analyzer computes the critical sections of a package.
+var Analyzer = &analysis.Analyzer{
+	Name:             "locksection",
+	Doc:              "computes the critical sections of Redis locks (acquire to release on the CFG) for locklint rules",
+	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/internal/section/section.go",
+	Requires:         []*analysis.Analyzer{lifecycle.Analyzer, ctrlflow.Analyzer},
+	Run:              run,
+	RunDespiteErrors: true,
+	ResultType:       reflect.TypeFor[*Result](),
+}
+
+// Result lists the sections of a package.
+type Result struct {
+	Sections []*Section
+	// Defs is the package's single-assignment table (keyexpr).
+	Defs *keyexpr.Defs
+	// Lifecycle is the lifecycle result the sections were built from.
+	Lifecycle *lifecycle.Result
+}
+
+// Tri is a yes/no answer that may be unknown.
+type Tri int
+
+const (
+	Unknown Tri = iota
+	No
+	Yes
+)
+
+// Lock is one acquire that opens a section.
+type Lock struct {
+	Lib     locklib.Lib
+	Acquire *ast.CallExpr // the acquiring call (for raw locks via a helper: the helper call)
+	How     string        // how it is acquired, for messages: "SET NX", "safelock Locker.TryAcquire"
+	Key     keyexpr.Key   // the lock key or name, rendered in the enclosing function
+	KeyExpr ast.Expr
+
+	Op   *lifecycle.Op // raw locks
+	Call *locklib.Call // library locks
+
+	// Handle is the variable holding the lock: a safelock Lease, a
+	// redislock Lock, a redsync Mutex, a rueidislock cancel func, the
+	// Lease parameter of a Do callback. Nil when it is not a variable.
+	Handle types.Object
+	// HandleText renders the handle expression (redsync: "j.mu").
+	HandleText string
+
+	// TTL is the lock's TTL expression and how to read it; DefaultTTL is
+	// the library default when no TTL is given (redsync: 8s).
+	TTL        ast.Expr
+	Unit       redismodel.Unit
+	DefaultTTL time.Duration
+
+	// AutoRenew: the lease renews itself (safelock WithAutoRenew or Do,
+	// rueidislock). Renewals are explicit renew calls (Renew, Extend,
+	// Refresh, EXPIRE of the key, anywhere in the function or, for raw
+	// locks, in the package). RenewUnknown: the lock is passed where we
+	// cannot see (an unreadable script on the key, a handle passed to
+	// another function), so it may be renewed or watched there.
+	AutoRenew    Tri
+	Renewals     []ast.Node
+	RenewUnknown bool
+
+	// Watches are calls that observe lock loss: Done, Err, Deadline,
+	// Valid, Until, TTL on the handle, or uses of LostCtx.
+	Watches []ast.Node
+	// LostCtx is the context cancelled when the lock is lost: the first
+	// result of rueidislock WithContext (possibly the blank "_"), or the
+	// context parameter of a Do callback. ParentCtx is the context passed
+	// to the acquire.
+	LostCtx   ast.Expr
+	ParentCtx ast.Expr
+}
+
+// Section is the code run while one acquire holds its lock.
+type Section struct {
+	Lock *Lock
+	Func ast.Node      // *ast.FuncDecl or *ast.FuncLit whose body holds the section
+	Decl *ast.FuncDecl // the enclosing declared function
+	// Nodes are the CFG nodes (statements and expressions) in the
+	// section, in no particular order.
+	Nodes []ast.Node
+	// Releases end the section on the paths that reach them; Deferred is
+	// a deferred release (the section lasts to the function's end).
+	Releases []*ast.CallExpr
+	Deferred *ast.CallExpr
+}
+
+// Contains reports whether pos lies in a node of the section.
+func (s *Section) Contains(pos token.Pos) bool {
+	for _, n := range s.Nodes {
+		if n.Pos() <= pos && pos < n.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// Inspect walks every node of the section (including function literals
+// inside it, such as transaction callbacks) except deferred calls.
+func (s *Section) Inspect(f func(ast.Node) bool) {
+	for _, n := range s.Nodes {
+		if _, ok := n.(*ast.DeferStmt); ok {
+			continue
+		}
+		ast.Inspect(n, func(n ast.Node) bool {
+			if _, ok := n.(*ast.DeferStmt); ok {
+				return false
+			}
+			return f(n)
+		})
+	}
+}
+
+// TTLValue evaluates the lock's TTL when it is a constant (directly or
+// through locals assigned once), or the library default.
+func (s *Section) TTLValue(info *types.Info, defs *keyexpr.Defs) (time.Duration, bool) {
+	l := s.Lock
+	if l.TTL == nil {
+		return l.DefaultTTL, l.DefaultTTL > 0
+	}
+	return Duration(info, defs, l.TTL, l.Unit)
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	lc := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
+	res := &Result{Lifecycle: lc}
+	if len(lc.Locks) == 0 && !locklib.ImportsLib(pass.Pkg) {
+		return res, nil
+	}
+	b := &builder{
+		pass: pass, lc: lc, cfgs: pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs),
+		defs: keyexpr.NewDefs(pass.TypesInfo, pass.Files), parent: map[ast.Node]ast.Node{},
+		declOf: map[*types.Func]*ast.FuncDecl{},
+	}
+	res.Defs = b.defs
+	b.index()
+	b.rawSections()
+	b.libSections()
+	res.Sections = b.sections
+	return res, nil
+}
+
+type builder struct {
+	pass     *analysis.Pass
+	lc       *lifecycle.Result
+	cfgs     *ctrlflow.CFGs
+	defs     *keyexpr.Defs
+	parent   map[ast.Node]ast.Node
+	declOf   map[*types.Func]*ast.FuncDecl
+	decls    []*ast.FuncDecl
+	libCalls []*locklib.Call
+	sections []*Section
+}
+
+// index records parents, declarations and library calls.
+func (b *builder) index() {
+	for _, f := range b.pass.Files {
+		var stack []ast.Node
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			if len(stack) > 0 {
+				b.parent[n] = stack[len(stack)-1]
+			}
+			stack = append(stack, n)
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if n.Body != nil {
+					b.decls = append(b.decls, n)
+					if fn, ok := b.pass.TypesInfo.Defs[n.Name].(*types.Func); ok {
+						b.declOf[fn] = n
+					}
+				}
+			case *ast.CallExpr:
+				if c := locklib.Classify(b.pass.TypesInfo, n); c != nil {
+					b.libCalls = append(b.libCalls, c)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// funcOf returns the innermost function (declaration or literal) holding
+// n, and the enclosing declaration.
+func (b *builder) funcOf(n ast.Node) (ast.Node, *ast.FuncDecl) {
+	var inner ast.Node
+	for p := b.parent[n]; p != nil; p = b.parent[p] {
+		switch p := p.(type) {
+		case *ast.FuncLit:
+			if inner == nil {
+				inner = p
+			}
+		case *ast.FuncDecl:
+			if inner == nil {
+				inner = p
+			}
+			return inner, p
+		}
+	}
+	return inner, nil
+}
+
+func (b *builder) cfgOf(fn ast.Node) *cfg.CFG {
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		return b.cfgs.FuncDecl(fn)
+	case *ast.FuncLit:
+		return b.cfgs.FuncLit(fn)
+	}
+	return nil
+}
+
+// inDefer reports whether n runs in a deferred call of fn.
+func (b *builder) inDefer(n ast.Node, fn ast.Node) bool {
+	for p := b.parent[n]; p != nil && p != fn; p = b.parent[p] {
+		if _, ok := p.(*ast.DeferStmt); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// rawSections opens a section at every direct or summarised NX acquire of
+// a lock that is released somewhere (else it is a marker, not a lock).
+func (b *builder) rawSections() {
+	for _, fd := range b.decls {
+		for _, op := range b.lc.Funcs[fd] {
+			l := op.Lock()
+			if op.Kind != lifecycle.Acquire || l == nil || !l.Has(lifecycle.Delete) || op.In.InDefer {
+				continue
+			}
+			lk := &Lock{Lib: locklib.Raw, Acquire: op.Call, How: op.Describe(), Key: op.Key, KeyExpr: op.KeyExpr, Op: op}
+			if op.Cmd != nil && op.Cmd.TTL != nil && !op.NoTTL {
+				lk.TTL, lk.Unit = op.Cmd.TTL, op.Cmd.Unit
+			}
+			lk.AutoRenew = No
+			for _, o := range l.Ops {
+				switch o.Kind {
+				case lifecycle.Expire:
+					lk.Renewals = append(lk.Renewals, o.Call)
+				case lifecycle.Unknown:
+					lk.RenewUnknown = true
+				}
+			}
+			fn, _ := b.funcOf(op.Call)
+			var rels []*ast.CallExpr
+			var deferred *ast.CallExpr
+			for _, o := range l.Ops {
+				if o.Kind != lifecycle.Delete || o.In.Decl != fd {
+					continue
+				}
+				if o.In.InDefer {
+					deferred = o.Call
+				} else if f, _ := b.funcOf(o.Call); f == fn {
+					rels = append(rels, o.Call)
+				}
+			}
+			b.open(lk, fn, fd, rels, deferred)
+		}
+	}
+}
+
+// libSections opens a section at every library acquire.
+func (b *builder) libSections() {
+	for _, c := range b.libCalls {
+		if c.Role != locklib.Acquire {
+			continue
+		}
+		fn, fd := b.funcOf(c.Call)
+		if fd == nil {
+			continue
+		}
+		lk := &Lock{Lib: c.Lib, Acquire: c.Call, How: c.Name(), KeyExpr: c.Key, Call: c, ParentCtx: c.Ctx}
+		if c.Key != nil {
+			lk.Key = b.lc.Env(fd).Of(c.Key)
+		}
+		lk.TTL, lk.Unit = c.TTL, redismodel.UnitDuration
+		if c.TTL == nil {
+			lk.Unit = redismodel.UnitNone
+		}
+		if c.Fn != nil {
+			b.doSection(lk, c, fd)
+			continue
+		}
+		b.bindHandle(lk, c)
+		b.libKnowledge(lk, c, fd)
+		var rels []*ast.CallExpr
+		var deferred *ast.CallExpr
+		for _, r := range b.releases(lk, fd) {
+			if b.inDefer(r, fd) {
+				deferred = r
+			} else if f, _ := b.funcOf(r); f == fn {
+				rels = append(rels, r)
+			}
+		}
+		b.open(lk, fn, fd, rels, deferred)
+	}
+}
+
+// bindHandle finds the variable that holds the lock.
+func (b *builder) bindHandle(lk *Lock, c *locklib.Call) {
+	info := b.pass.TypesInfo
+	if c.Handle < 0 {
+		if c.Recv != nil {
+			lk.HandleText = types.ExprString(c.Recv)
+			if id, ok := ast.Unparen(c.Recv).(*ast.Ident); ok {
+				lk.Handle = info.Uses[id]
+			}
+		}
+		return
+	}
+	as, ok := b.parent[c.Call].(*ast.AssignStmt)
+	if !ok || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != c.Call {
+		return
+	}
+	obj := func(i int) types.Object {
+		if i < 0 || i >= len(as.Lhs) {
+			return nil
+		}
+		if id, ok := ast.Unparen(as.Lhs[i]).(*ast.Ident); ok {
+			if o := info.ObjectOf(id); o != nil {
+				return o
+			}
+		}
+		return nil
+	}
+	lk.Handle = obj(c.Handle)
+	if lk.Handle != nil {
+		lk.HandleText = lk.Handle.Name()
+	}
+	if c.LostCtx >= 0 && c.LostCtx < len(as.Lhs) {
+		lk.LostCtx = as.Lhs[c.LostCtx]
+	}
+}
+
+// sameHandle reports whether e denotes the lock's handle.
+func (b *builder) sameHandle(lk *Lock, e ast.Expr) bool {
+	if e == nil {
+		return false
+	}
+	if lk.Handle != nil {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && b.pass.TypesInfo.Uses[id] == lk.Handle
+	}
+	return lk.HandleText != "" && types.ExprString(e) == lk.HandleText
+}
+
+// releases lists the calls in fd that release the lock.
+func (b *builder) releases(lk *Lock, fd *ast.FuncDecl) []*ast.CallExpr {
+	var out []*ast.CallExpr
+	for _, c := range b.libCalls {
+		if c.Role == locklib.Release && c.Lib == lk.Lib && b.sameHandle(lk, c.Recv) && within(c.Call, fd) {
+			out = append(out, c.Call)
+		}
+	}
+	if lk.Lib == locklib.Rueidislock && lk.Handle != nil {
+		// The cancel func releases a rueidislock lock.
+		ast.Inspect(fd, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && b.pass.TypesInfo.Uses[id] == lk.Handle {
+					out = append(out, call)
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// libKnowledge fills TTL defaults, renewal and watch facts of a library lock.
+func (b *builder) libKnowledge(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
+	info := b.pass.TypesInfo
+	switch lk.Lib {
+	case locklib.Safelock:
+		lk.AutoRenew = b.safelockAutoRenew(c.Recv)
+	case locklib.Redsync:
+		lk.AutoRenew = No
+		b.redsyncExpiry(lk, c.Recv)
+	case locklib.Redislock:
+		lk.AutoRenew = No
+	case locklib.Rueidislock:
+		lk.AutoRenew = Yes
+	}
+	for _, o := range b.libCalls {
+		if !within(o.Call, fd) || o.Lib != lk.Lib || !b.sameHandle(lk, o.Recv) {
+			continue
+		}
+		switch o.Role {
+		case locklib.Renew:
+			lk.Renewals = append(lk.Renewals, o.Call)
+		case locklib.Watch:
+			lk.Watches = append(lk.Watches, o.Call)
+		}
+	}
+	// A handle used other than as the receiver of a library call (passed
+	// to a helper, stored, returned) may be renewed or watched elsewhere.
+	if lk.Handle != nil && lk.Lib != locklib.Rueidislock {
+		ast.Inspect(fd, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok || info.Uses[id] != lk.Handle {
+				return true
+			}
+			if sel, ok := b.parent[id].(*ast.SelectorExpr); ok && sel.X == id {
+				if call, ok := b.parent[sel].(*ast.CallExpr); ok && call.Fun == sel && locklib.Classify(info, call) != nil {
+					return true
+				}
+			}
+			if _, ok := b.parent[id].(*ast.BinaryExpr); ok { // lease == nil
+				return true
+			}
+			lk.RenewUnknown = true
+			return true
+		})
+	}
+	if lk.LostCtx != nil {
+		if id, ok := ast.Unparen(lk.LostCtx).(*ast.Ident); ok && id.Name != "_" {
+			if obj := info.ObjectOf(id); obj != nil {
+				lk.Watches = append(lk.Watches, b.uses(fd, obj)...)
+			}
+		}
+	}
+}
+
+// uses lists the identifiers in root that refer to obj.
+func (b *builder) uses(root ast.Node, obj types.Object) []ast.Node {
+	var out []ast.Node
+	ast.Inspect(root, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && b.pass.TypesInfo.Uses[id] == obj {
+			out = append(out, id)
+		}
+		return true
+	})
+	return out
+}
+
+// safelockAutoRenew reads the options of the safelock.New call behind a
+// Locker expression.
+func (b *builder) safelockAutoRenew(locker ast.Expr) Tri {
+	call := b.definition(locker)
+	if call == nil {
+		return Unknown
+	}
+	c := locklib.Classify(b.pass.TypesInfo, call)
+	if c == nil || c.Role != locklib.NewLocker || call.Ellipsis.IsValid() {
+		return Unknown
+	}
+	for _, o := range c.Opts {
+		oc, ok := ast.Unparen(o).(*ast.CallExpr)
+		if !ok {
+			return Unknown
+		}
+		switch lc := locklib.Classify(b.pass.TypesInfo, oc); {
+		case lc == nil:
+			return Unknown
+		case lc.Role == locklib.AutoRenew:
+			return Yes
+		}
+	}
+	return No
+}
+
+// redsyncExpiry reads WithExpiry from the NewMutex call behind a Mutex
+// expression; without one redsync uses 8 seconds.
+func (b *builder) redsyncExpiry(lk *Lock, mutex ast.Expr) {
+	call := b.definition(mutex)
+	if call == nil {
+		return
+	}
+	c := locklib.Classify(b.pass.TypesInfo, call)
+	if c == nil || c.Role != locklib.NewMutex || call.Ellipsis.IsValid() {
+		return
+	}
+	if lk.Key == (keyexpr.Key{}) && c.Key != nil {
+		lk.KeyExpr = c.Key
+		if _, fd := b.funcOf(call); fd != nil {
+			lk.Key = b.lc.Env(fd).Of(c.Key)
+		} else {
+			lk.Key = (&keyexpr.Env{Info: b.pass.TypesInfo, Defs: b.defs}).Of(c.Key)
+		}
+	}
+	for _, o := range c.Opts {
+		oc, ok := ast.Unparen(o).(*ast.CallExpr)
+		if !ok {
+			return
+		}
+		lc := locklib.Classify(b.pass.TypesInfo, oc)
+		if lc == nil {
+			return
+		}
+		if lc.Role == locklib.Expiry {
+			lk.TTL, lk.Unit = lc.TTL, redismodel.UnitDuration
+			return
+		}
+	}
+	lk.DefaultTTL = 8 * time.Second
+}
+
+// definition returns the call that made the value of e: e itself, or the
+// single definition of the variable it names (local or package-level).
+func (b *builder) definition(e ast.Expr) *ast.CallExpr {
+	call, _ := b.resolve(e).(*ast.CallExpr)
+	return call
+}
+
+// resolve follows variables assigned once, and &x, to the expression
+// that made the value of e.
+func (b *builder) resolve(e ast.Expr) ast.Expr {
+	return Resolve(b.pass.TypesInfo, b.defs, e)
+}
+
+// doSection makes the callback of safelock's Locker.Do a section.
+func (b *builder) doSection(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
+	lk.AutoRenew = Yes
+	var fn ast.Node
+	var params *ast.FieldList
+	switch f := ast.Unparen(c.Fn).(type) {
+	case *ast.FuncLit:
+		fn, params = f, f.Type.Params
+	case *ast.Ident, *ast.SelectorExpr:
+		var id *ast.Ident
+		if sel, ok := f.(*ast.SelectorExpr); ok {
+			id = sel.Sel
+		} else {
+			id = f.(*ast.Ident)
+		}
+		if lit, ok := b.resolve(id).(*ast.FuncLit); ok {
+			fn, params = lit, lit.Type.Params
+		} else if tf, ok := b.pass.TypesInfo.Uses[id].(*types.Func); ok && b.declOf[tf] != nil {
+			d := b.declOf[tf]
+			fn, params, fd = d, d.Type.Params, d
+		}
+	}
+	if fn == nil {
+		return
+	}
+	var names []*ast.Ident
+	if params != nil {
+		for _, f := range params.List {
+			names = append(names, f.Names...)
+		}
+	}
+	if len(names) == 2 {
+		lk.LostCtx = names[0]
+		if obj := b.pass.TypesInfo.Defs[names[0]]; obj != nil && names[0].Name != "_" {
+			lk.Watches = append(lk.Watches, b.uses(fn, obj)...)
+		}
+		if obj := b.pass.TypesInfo.Defs[names[1]]; obj != nil && names[1].Name != "_" {
+			lk.Handle, lk.HandleText = obj, names[1].Name
+			for _, o := range b.libCalls {
+				if o.Role == locklib.Watch && within(o.Call, fn) && b.sameHandle(lk, o.Recv) {
+					lk.Watches = append(lk.Watches, o.Call)
+				}
+			}
+		}
+	}
+	g := b.cfgOf(fn)
+	if g == nil {
+		return
+	}
+	s := &Section{Lock: lk, Func: fn, Decl: fd}
+	for _, blk := range g.Blocks {
+		if blk.Live {
+			s.Nodes = append(s.Nodes, blk.Nodes...)
+		}
+	}
+	b.sections = append(b.sections, s)
+}
+
+func within(n, root ast.Node) bool { return root.Pos() <= n.Pos() && n.End() <= root.End() }
+
+// calleeIs reports whether call calls pkgPath.name.
+func calleeIs(info *types.Info, call *ast.CallExpr, pkgPath, name string) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == pkgPath && fn.Name() == name
+}

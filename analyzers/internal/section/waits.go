@@ -1,0 +1,100 @@
+package section
+
+import (
+	"go/ast"
+	"go/types"
+	"time"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
+)
+
+// Wait is a call in a section that can keep it running for a known time:
+// time.Sleep, time.After, a context.WithTimeout (made in the section, or
+// made before it and passed to a call in it), a call on an http.Client
+// whose Timeout is a constant.
+type Wait struct {
+	At   ast.Node
+	What string // "time.Sleep(2m0s)"
+	D    time.Duration
+}
+
+// Waits lists the section's waits whose duration is a constant.
+func (s *Section) Waits(info *types.Info, defs *keyexpr.Defs) []Wait {
+	var out []Wait
+	dur := func(e ast.Expr) (time.Duration, bool) { return Duration(info, defs, e, redismodel.UnitDuration) }
+	// Contexts with a timeout made anywhere in the function.
+	timeouts := map[types.Object]time.Duration{}
+	ast.Inspect(s.Decl, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+			return true
+		}
+		call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok || !calleeIs(info, call, "context", "WithTimeout") || len(call.Args) != 2 {
+			return true
+		}
+		if d, ok := dur(call.Args[1]); ok {
+			if id, ok := as.Lhs[0].(*ast.Ident); ok && info.ObjectOf(id) != nil {
+				timeouts[info.ObjectOf(id)] = d
+			}
+		}
+		return true
+	})
+	s.Inspect(func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn, _ := typeutil.Callee(info, call).(*types.Func)
+		if fn == nil || fn.Pkg() == nil {
+			return true
+		}
+		name := fn.Pkg().Name() + "." + fn.Name()
+		switch fn.Pkg().Path() + "." + fn.Name() {
+		case "time.Sleep", "time.After", "time.NewTimer", "context.WithTimeout":
+			if d, ok := dur(call.Args[len(call.Args)-1]); ok {
+				out = append(out, Wait{At: call, What: name + "(" + d.String() + ")", D: d})
+			}
+			return true
+		case "net/http.Do", "net/http.Get", "net/http.Post", "net/http.PostForm", "net/http.Head":
+			if d, ok := httpTimeout(info, defs, call); ok {
+				out = append(out, Wait{At: call, What: "http.Client." + fn.Name() + " with Timeout " + d.String(), D: d})
+				return true
+			}
+		}
+		for _, a := range call.Args {
+			if id, ok := ast.Unparen(a).(*ast.Ident); ok {
+				if d, ok := timeouts[info.Uses[id]]; ok {
+					out = append(out, Wait{At: call, What: name + " with a " + d.String() + " context timeout", D: d})
+					break
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// httpTimeout reads the constant Timeout of the http.Client a method is
+// called on, through variables assigned once.
+func httpTimeout(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr) (time.Duration, bool) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return 0, false
+	}
+	lit, ok := Resolve(info, defs, sel.X).(*ast.CompositeLit)
+	if !ok {
+		return 0, false
+	}
+	for _, e := range lit.Elts {
+		if kv, ok := e.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Timeout" {
+				return Duration(info, defs, kv.Value, redismodel.UnitDuration)
+			}
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,124 @@
+package stores
+
+import (
+	"go/ast"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// fenceColumn matches column names that hold a fencing token.
+var fenceColumn = regexp.MustCompile(`(?i)(fence|epoch|generation|version|token|term)[a-z0-9_]*$`)
+
+// comparison finds "column < rhs", "column <= rhs", "rhs > column" and
+// "rhs >= column" where rhs is a placeholder (?, $n, :name, @name) or
+// the value being inserted (excluded.col, VALUES(col)).
+var (
+	ident      = "[A-Za-z_`\"\\[][A-Za-z0-9_.`\"\\]]*"
+	operand    = `\?|\$\d+|:[A-Za-z_]\w*|@[A-Za-z_]\w*|(?i:excluded)\.\w+|(?i:values)\s*\(\s*\w+\s*\)`
+	colLess    = regexp.MustCompile(`(` + ident + `)\s*(?:<=|<)\s*(` + operand + `)`)
+	greaterCol = regexp.MustCompile(`(` + operand + `)\s*(?:>=|>)\s*(` + ident + `)`)
+)
+
+// NeedsCondition reports whether the write can overwrite what a newer lock
+// holder wrote, so that only a condition on the fence makes it safe:
+// UPDATE, DELETE, REPLACE, MERGE, upserts (ON CONFLICT, ON DUPLICATE KEY),
+// gorm Save/Update/Updates/UpdateColumn(s)/Delete. A plain INSERT that
+// records the fence adds a row and overwrites nothing.
+func (w *Write) NeedsCondition() bool {
+	switch w.Kind {
+	case SQL:
+		q := strings.ToLower(w.Query)
+		if m := writeVerb.FindStringSubmatch(w.Query); m != nil && strings.EqualFold(m[1], "insert") {
+			return strings.Contains(q, "on conflict") || strings.Contains(q, "on duplicate key")
+		}
+		return true
+	case Gorm:
+		switch w.Call.Fun.(*ast.SelectorExpr).Sel.Name {
+		case "Save", "Update", "Updates", "UpdateColumn", "UpdateColumns", "Delete":
+			return true
+		}
+	}
+	return false
+}
+
+// FenceCondition reports whether the write's statement compares a fence
+// column with "<" or "<=" against a value bound to a fencing token
+// (reaches says which expressions carry one). known is false when the
+// statement text has unknown parts and no such condition in what is known.
+func (w *Write) FenceCondition(reaches func(ast.Expr) bool) (ok, known bool) {
+	switch w.Kind {
+	case SQL:
+		if hasCondition(w.Query, w.Params, w.Spread, w.Named, reaches) {
+			return true, true
+		}
+		return false, w.Complete
+	case Gorm:
+		complete := true
+		for _, c := range w.Conds {
+			if hasCondition(c.Query, c.Args, false, false, reaches) {
+				return true, true
+			}
+			complete = complete && c.Complete
+		}
+		return false, complete
+	}
+	return false, false
+}
+
+func hasCondition(q string, params []ast.Expr, spread, named bool, reaches func(ast.Expr) bool) bool {
+	check := func(col, rhs string, at int) bool {
+		col = strings.Trim(col[strings.LastIndex(col, ".")+1:], "`\"[]")
+		if !fenceColumn.MatchString(col) {
+			return false
+		}
+		return bound(q, rhs, at, params, spread, named, reaches)
+	}
+	for _, m := range colLess.FindAllStringSubmatchIndex(q, -1) {
+		if check(q[m[2]:m[3]], q[m[4]:m[5]], m[4]) {
+			return true
+		}
+	}
+	for _, m := range greaterCol.FindAllStringSubmatchIndex(q, -1) {
+		if check(q[m[4]:m[5]], q[m[2]:m[3]], m[2]) {
+			return true
+		}
+	}
+	return false
+}
+
+// bound reports whether the placeholder rhs (at offset at in q) is bound
+// to a value that reaches from a fence.
+func bound(q, rhs string, at int, params []ast.Expr, spread, named bool, reaches func(ast.Expr) bool) bool {
+	anyParam := func() bool {
+		for _, p := range params {
+			if reaches(p) {
+				return true
+			}
+		}
+		return false
+	}
+	param := func(i int) bool {
+		switch {
+		case i < 0:
+			return false
+		case i < len(params) && !(spread && i >= len(params)-1):
+			return reaches(params[i])
+		case spread && len(params) > 0:
+			return reaches(params[len(params)-1])
+		}
+		return false
+	}
+	switch {
+	case rhs == "?":
+		if named {
+			return anyParam()
+		}
+		return param(strings.Count(q[:at], "?"))
+	case strings.HasPrefix(rhs, "$"):
+		n, err := strconv.Atoi(rhs[1:])
+		return err == nil && param(n-1)
+	default: // :name, @name, excluded.col, VALUES(col)
+		return anyParam()
+	}
+}

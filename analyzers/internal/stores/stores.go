@@ -1,0 +1,386 @@
+// Package stores recognises writes to the resources a lock protects:
+// SQL statements (database/sql, jmoiron/sqlx), gorm model writes, file
+// writes, Redis writes (from redismodel commands) and safelock's fenced
+// write helpers. A [Write] says which values the write receives, so a rule
+// can ask whether a fencing token reaches it, and for SQL the statement
+// text, so a rule can ask whether the statement checks the fence.
+//
+// Guarantee: SQL calls count as writes only when their statement text is
+// a constant (through locals assigned once, concatenation and Sprintf
+// formats) that starts with INSERT, UPDATE, DELETE, REPLACE, MERGE or
+// UPSERT (or a WITH that contains one); unreadable statements are not
+// writes, so rules stay silent about them.
+package stores
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/locklib"
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
+)
+
+// Kind is the kind of store written.
+type Kind int
+
+const (
+	SQL    Kind = iota + 1 // database/sql, sqlx
+	Gorm                   // gorm model writes
+	File                   // os file writes
+	Redis                  // a Redis command that changes a key
+	Fenced                 // a safelock/fence helper: checks the fence where the write lands
+)
+
+// Write is one call that writes to a store.
+type Write struct {
+	Kind Kind
+	Call *ast.CallExpr
+	What string // for messages: "database/sql DB.ExecContext", "gorm DB.Save", "os.WriteFile", "Redis HSET"
+	// Values are every expression the write receives: its arguments and,
+	// for gorm, the arguments of the calls chained before it (Where, Model).
+	Values []ast.Expr
+
+	// SQL statements.
+	Query    string     // the statement text, verbs of Sprintf formats as %v
+	Complete bool       // Query is the whole text (no unknown parts)
+	Params   []ast.Expr // bind arguments after the statement
+	Spread   bool       // Params end in args...
+	Named    bool       // sqlx named statement (:name parameters bound from a struct or map)
+
+	// Gorm: the Where/Not/Or conditions chained before the write.
+	Conds []GormCond
+
+	Cmd *redismodel.Command // Redis writes
+}
+
+// GormCond is one gorm Where(query, args...) call of a chain.
+type GormCond struct {
+	Query    string
+	Complete bool
+	Args     []ast.Expr
+}
+
+// Classify returns the write call makes, or nil. cmd is the Redis
+// command model of the call, if any.
+func Classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *redismodel.Command) *Write {
+	if cmd != nil {
+		return redisWrite(cmd)
+	}
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	path := fn.Pkg().Path()
+	sig := fn.Type().(*types.Signature)
+	recv := recvName(sig)
+	w := &Write{Call: call, Values: call.Args, What: shortPath(path) + " " + dotted(recv, fn.Name())}
+	switch {
+	case path == locklib.FencePath:
+		w.Kind = Fenced
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && recv != "" {
+			w.Values = append(append([]ast.Expr{}, call.Args...), chainArgs(info, sel.X)...)
+		}
+		return w
+	case path == "database/sql" || path == "github.com/jmoiron/sqlx":
+		return sqlWrite(info, defs, w, fn, recv)
+	case path == "gorm.io/gorm" || path == "github.com/jinzhu/gorm":
+		return gormWrite(info, defs, w, fn, recv)
+	case path == "os":
+		return fileWrite(w, fn, recv)
+	}
+	return nil
+}
+
+// redisWrites are the commands that change a key's value.
+var redisWrites = map[string]bool{
+	"SET": true, "SETEX": true, "PSETEX": true, "MSET": true, "APPEND": true, "SETRANGE": true,
+	"INCR": true, "INCRBY": true, "INCRBYFLOAT": true, "DECR": true, "DECRBY": true,
+	"HSET": true, "HMSET": true, "HSETNX": true, "HINCRBY": true, "HINCRBYFLOAT": true, "HDEL": true,
+	"LPUSH": true, "RPUSH": true, "LSET": true, "LREM": true, "LPOP": true, "RPOP": true, "LTRIM": true,
+	"SADD": true, "SREM": true, "ZADD": true, "ZREM": true, "ZINCRBY": true, "XADD": true,
+	"JSON.SET": true,
+}
+
+func redisWrite(cmd *redismodel.Command) *Write {
+	w := &Write{Kind: Redis, Call: cmd.Call, Cmd: cmd, What: "Redis " + cmd.Name}
+	switch {
+	case cmd.Name == "SET" && cmd.Opts.NX:
+		return nil // another lock, not a write of data
+	case redisWrites[cmd.Name]:
+	case (cmd.Name == "EVAL" || cmd.Name == "EVALSHA") && cmd.Script != nil && !cmd.Partial:
+		if !scriptWrites(cmd) {
+			return nil
+		}
+		w.What = "Redis script"
+	default:
+		return nil
+	}
+	w.Values = append(append([]ast.Expr{}, cmd.Call.Args...), cmd.ScriptArgs...)
+	return w
+}
+
+func scriptWrites(cmd *redismodel.Command) bool {
+	for _, e := range cmd.Script.Effects {
+		if redisWrites[e.Command] && !e.NX {
+			return true
+		}
+	}
+	return false
+}
+
+// Keys returns the keys a Redis write changes (all of an EVAL's keys).
+func (w *Write) Keys() []ast.Expr {
+	if w.Cmd == nil {
+		return nil
+	}
+	return w.Cmd.Keys
+}
+
+func sqlWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, recv string) *Write {
+	w.Kind = SQL
+	name := fn.Name()
+	base := strings.TrimSuffix(name, "Context")
+	args := w.Call.Args
+	q := 0 // index of the statement argument
+	if base != name {
+		q = 1
+	}
+	if recv == "" { // sqlx package functions: f(ctx?, execer, query, args...)
+		q++
+	}
+	switch {
+	case recv == "Stmt" || recv == "NamedStmt":
+		// Prepared: the text is at the Prepare call that made the receiver.
+		switch base {
+		case "Exec", "Query", "QueryRow", "MustExec", "Queryx", "QueryRowx":
+		default:
+			return nil
+		}
+		sel, ok := ast.Unparen(w.Call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		prep, ok := resolve(info, defs, sel.X).(*ast.CallExpr)
+		if !ok {
+			return nil
+		}
+		pfn, _ := typeutil.Callee(info, prep).(*types.Func)
+		if pfn == nil || !strings.HasPrefix(pfn.Name(), "Prepare") || len(prep.Args) == 0 {
+			return nil
+		}
+		w.Query, w.Complete = Text(info, defs, prep.Args[len(prep.Args)-1])
+		if q > len(args) {
+			return nil
+		}
+		w.Params, w.Spread = args[q:], w.Call.Ellipsis.IsValid()
+		w.Named = recv == "NamedStmt"
+	case base == "Exec" || base == "MustExec" || base == "Query" || base == "QueryRow" ||
+		base == "Queryx" || base == "QueryRowx" || base == "Get" || base == "Select":
+		if base == "Get" || base == "Select" {
+			q++ // Get(dest, query, args...)
+		}
+		if q >= len(args) {
+			return nil
+		}
+		w.Query, w.Complete = Text(info, defs, args[q])
+		w.Params, w.Spread = args[q+1:], w.Call.Ellipsis.IsValid()
+	case base == "NamedExec" || base == "NamedQuery":
+		if q >= len(args) {
+			return nil
+		}
+		w.Query, w.Complete = Text(info, defs, args[q])
+		w.Params, w.Named = args[q+1:], true
+	default:
+		return nil
+	}
+	if !IsWriteSQL(w.Query) {
+		return nil
+	}
+	return w
+}
+
+var gormWrites = map[string]bool{
+	"Create": true, "CreateInBatches": true, "Save": true, "Update": true, "Updates": true,
+	"UpdateColumn": true, "UpdateColumns": true, "Delete": true, "FirstOrCreate": true,
+}
+
+func gormWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, recv string) *Write {
+	if recv != "DB" {
+		return nil
+	}
+	w.Kind = Gorm
+	w.What = "gorm DB." + fn.Name()
+	sel, ok := ast.Unparen(w.Call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	switch {
+	case fn.Name() == "Exec":
+		w.Kind = SQL
+		if len(w.Call.Args) == 0 {
+			return nil
+		}
+		w.Query, w.Complete = Text(info, defs, w.Call.Args[0])
+		w.Params, w.Spread = w.Call.Args[1:], w.Call.Ellipsis.IsValid()
+		if !IsWriteSQL(w.Query) {
+			return nil
+		}
+	case gormWrites[fn.Name()]:
+	default:
+		return nil
+	}
+	// Walk the chain db.Model(&x).Where("fence < ?", f).Updates(...).
+	for x := sel.X; ; {
+		c, ok := ast.Unparen(x).(*ast.CallExpr)
+		if !ok {
+			break
+		}
+		s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		w.Values = append(w.Values, c.Args...)
+		if m := s.Sel.Name; (m == "Where" || m == "Not" || m == "Or") && len(c.Args) > 0 {
+			q, complete := Text(info, defs, c.Args[0])
+			w.Conds = append(w.Conds, GormCond{Query: q, Complete: complete, Args: c.Args[1:]})
+		}
+		x = s.X
+	}
+	return w
+}
+
+func fileWrite(w *Write, fn *types.Func, recv string) *Write {
+	switch {
+	case recv == "" && (fn.Name() == "WriteFile" || fn.Name() == "Create"):
+		w.What = "os." + fn.Name()
+	case recv == "File" && (fn.Name() == "Write" || fn.Name() == "WriteString" || fn.Name() == "WriteAt"):
+		w.What = "(*os.File)." + fn.Name()
+		if sel, ok := ast.Unparen(w.Call.Fun).(*ast.SelectorExpr); ok {
+			w.Values = append(append([]ast.Expr{}, w.Call.Args...), sel.X)
+		}
+	default:
+		return nil
+	}
+	w.Kind = File
+	return w
+}
+
+// chainArgs returns the arguments of the method calls chained in x.
+func chainArgs(info *types.Info, x ast.Expr) []ast.Expr {
+	var out []ast.Expr
+	for {
+		c, ok := ast.Unparen(x).(*ast.CallExpr)
+		if !ok {
+			return append(out, x)
+		}
+		out = append(out, c.Args...)
+		s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return out
+		}
+		x = s.X
+	}
+}
+
+var writeVerb = regexp.MustCompile(`(?i)^\s*(?:/\*.*?\*/\s*|--[^\n]*\n\s*)*\(?\s*(insert|update|delete|replace|merge|upsert)\b`)
+var cteWrite = regexp.MustCompile(`(?is)^\s*with\b.*\b(insert|update|delete)\b`)
+
+// IsWriteSQL reports whether a statement's text changes data.
+func IsWriteSQL(q string) bool {
+	return writeVerb.MatchString(q) || cteWrite.MatchString(q)
+}
+
+// Text returns the text of a SQL statement expression: a constant, a local
+// or package variable assigned once, a concatenation or a fmt.Sprintf
+// with a constant format. complete is false when parts are unknown; the
+// unknown parts read as %v.
+func Text(info *types.Info, defs *keyexpr.Defs, e ast.Expr) (text string, complete bool) {
+	return text1(info, defs, e, 0)
+}
+
+func text1(info *types.Info, defs *keyexpr.Defs, e ast.Expr, depth int) (string, bool) {
+	if e == nil || depth > 8 {
+		return "%v", false
+	}
+	if tv, ok := info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+		return constant.StringVal(tv.Value), true
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if r := resolve(info, defs, x); r != ast.Expr(x) {
+			return text1(info, defs, r, depth+1)
+		}
+	case *ast.BinaryExpr:
+		if x.Op == token.ADD {
+			a, ca := text1(info, defs, x.X, depth+1)
+			b, cb := text1(info, defs, x.Y, depth+1)
+			return a + b, ca && cb
+		}
+	case *ast.CallExpr:
+		fn, _ := typeutil.Callee(info, x).(*types.Func)
+		if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(x.Args) > 0 {
+			f, _ := text1(info, defs, x.Args[0], depth+1)
+			return f, false
+		}
+	}
+	return "%v", false
+}
+
+func resolve(info *types.Info, defs *keyexpr.Defs, e ast.Expr) ast.Expr {
+	for range 6 {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return ast.Unparen(e)
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok || defs == nil {
+			return id
+		}
+		def := defs.Single(v)
+		if def == nil {
+			return id
+		}
+		e = def
+	}
+	return e
+}
+
+func shortPath(path string) string {
+	switch path {
+	case "github.com/jmoiron/sqlx":
+		return "sqlx"
+	case "gorm.io/gorm", "github.com/jinzhu/gorm":
+		return "gorm"
+	case locklib.FencePath:
+		return "fence"
+	}
+	return path
+}
+
+func dotted(recv, name string) string {
+	if recv == "" {
+		return name
+	}
+	return recv + "." + name
+}
+
+func recvName(sig *types.Signature) string {
+	if sig.Recv() == nil {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
+}

@@ -1,0 +1,54 @@
+package stores
+
+import (
+	"go/ast"
+	"testing"
+)
+
+func TestIsWriteSQL(t *testing.T) {
+	for q, want := range map[string]bool{
+		"UPDATE t SET a = 1":                          true,
+		"  insert into t values (1)":                  true,
+		"/* hint */ DELETE FROM t":                    true,
+		"-- note\nREPLACE INTO t VALUES (1)":          true,
+		"WITH x AS (SELECT 1) UPDATE t SET a = 1":     true,
+		"SELECT * FROM t":                             false,
+		"select update_time from t":                   false,
+		"WITH x AS (SELECT 1) SELECT * FROM x":        false,
+		"MERGE INTO t USING s ON t.id = s.id":         true,
+		"%v":                                          false,
+		"UPDATE t SET a = 1 WHERE id = ? AND b = ?":   true,
+		"updated_rows":                                false,
+		"INSERT INTO t (a) SELECT a FROM s RETURNING": true,
+	} {
+		if got := IsWriteSQL(q); got != want {
+			t.Errorf("IsWriteSQL(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+func TestHasCondition(t *testing.T) {
+	f := &ast.Ident{Name: "f"}
+	id := &ast.Ident{Name: "id"}
+	reaches := func(e ast.Expr) bool { return e == f }
+	for _, c := range []struct {
+		q      string
+		params []ast.Expr
+		named  bool
+		want   bool
+	}{
+		{"UPDATE t SET a = 1 WHERE id = ? AND fence < ?", []ast.Expr{id, f}, false, true},
+		{"UPDATE t SET a = 1 WHERE id = ? AND fence < ?", []ast.Expr{f, id}, false, false}, // bound to id
+		{"UPDATE t SET fence = ? WHERE id = ?", []ast.Expr{f, id}, false, false},
+		{"UPDATE t SET a = 1 WHERE id = $2 AND t.fence <= $1", []ast.Expr{f, id}, false, true},
+		{"UPDATE t SET a = 1 WHERE id = $1 AND $2 > `fence_token`", []ast.Expr{id, f}, false, true},
+		{"UPDATE t SET a = 1 WHERE id = :id AND epoch < :epoch", []ast.Expr{f}, true, true},
+		{"UPDATE t SET a = 1 WHERE id = ? AND fence <> ?", []ast.Expr{id, f}, false, false},
+		{"UPDATE t SET a = 1 WHERE id = ? AND created < ?", []ast.Expr{id, f}, false, false},
+		{"INSERT INTO t VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET a = 1 WHERE t.fence < excluded.fence", []ast.Expr{id, f}, false, true},
+	} {
+		if got := hasCondition(c.q, c.params, false, c.named, reaches); got != c.want {
+			t.Errorf("hasCondition(%q) = %v, want %v", c.q, got, c.want)
+		}
+	}
+}

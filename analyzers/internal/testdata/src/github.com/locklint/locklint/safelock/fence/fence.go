@@ -1,0 +1,40 @@
+// Package fence is a minimal stand-in for github.com/locklint/locklint/safelock/fence,
+// safelock's protected-resource helpers, for analyzer tests.
+package fence
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/redis/go-redis/v9"
+)
+
+type Execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+type Table struct {
+	Name, IDColumn, FenceColumn string
+	Dollar                      bool
+}
+
+type Column struct {
+	Name  string
+	Value any
+}
+
+func Set(name string, value any) Column { return Column{Name: name, Value: value} }
+
+// Update runs UPDATE ... WHERE id = ? AND (fence IS NULL OR fence < ?).
+func (t Table) Update(ctx context.Context, db Execer, id any, fence int64, set ...Column) (bool, error) {
+	return false, nil
+}
+
+func (t Table) Upsert(ctx context.Context, db Execer, id any, fence int64, set ...Column) (bool, error) {
+	return false, nil
+}
+
+// SetRedis stores value under key unless a higher fence was seen.
+func SetRedis(ctx context.Context, c redis.Scripter, key string, fence int64, value any) (bool, error) {
+	return false, nil
+}
