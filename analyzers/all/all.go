@@ -7,6 +7,8 @@ import "golang.org/x/tools/go/analysis"
 
 import "github.com/locklint/locklint/analyzers/lockexpiry"
 
+import "github.com/locklint/locklint/analyzers/lockfence"
+
 import "github.com/locklint/locklint/analyzers/lockrelease"
 
 import "github.com/locklint/locklint/analyzers/lockrenew"
@@ -18,6 +20,7 @@ func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		// Each analyzer package adds itself here, one line each.
 		lockexpiry.Analyzer,
+		lockfence.Analyzer,
 		lockrelease.Analyzer,
 		lockrenew.Analyzer,
 		lockunits.Analyzer,

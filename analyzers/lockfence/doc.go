@@ -1,0 +1,107 @@
+// Package lockfence defines an Analyzer that reports writes made under a
+// Redis lock that no fencing token guards.
+//
+// # Analyzer lockfence
+//
+// lockfence: report writes under a Redis lock that no fencing token guards
+//
+// A Redis lock expires. A holder that stalls past its TTL — a GC pause, a
+// slow disk, a network partition, a VM migration — does not know it lost
+// the lock and goes on writing. Only a fencing token, a number that grows
+// with every grant and is checked where the write lands, turns that late
+// write away. The analyzer looks at the critical section of each lock —
+// the code between a successful acquire and its release on the
+// control-flow graph, or to the end of the function when the release is
+// deferred — and reports:
+//
+//   - a write to another store with no fencing token reaching it: a
+//     database/sql or sqlx INSERT/UPDATE/DELETE/REPLACE/MERGE (the
+//     statement text must be a constant locklint can read), a gorm
+//     Create/Save/Update/Updates/UpdateColumn(s)/Delete, a go-redis,
+//     redigo or rueidis write to a key other than the lock, a Lua script
+//     that writes, os.WriteFile, os.Create, (*os.File).Write/WriteString.
+//     Locks are raw SET NX locks that are also released somewhere, and
+//     safelock, redsync, bsm/redislock and rueidislock locks. Only
+//     safelock issues a fence; with the others the message says to move
+//     to safelock. With safelock, the write never receives Lease.Fence().
+//   - a fence that reaches an overwriting SQL statement (UPDATE, DELETE,
+//     REPLACE, MERGE, an upsert) or a gorm Save/Update/Delete whose
+//     statement or Where chain compares no fence-like column (fence,
+//     epoch, generation, version, token, term) with < or <= against a
+//     placeholder bound to the fence. Passing the fence as a value is not
+//     a check. A plain INSERT that records the fence overwrites nothing
+//     and is fine.
+//   - a fence taken by a separate INCR after the acquire (a counter whose
+//     key is named like a fence, or whose value reaches a fence condition
+//     or a safelock/fence helper): two round trips, and a counter on one
+//     Redis can go backwards after a failover.
+//
+// A write counts as fenced when any value derived from the fence (through
+// local variables, conversions, appends, struct literals and fields,
+// string builders) reaches it. Not reported: sections that only read,
+// writes before the acquire, after the release, on the branch where the
+// acquire failed, or in deferred calls; writes through safelock/fence
+// helpers; SQL whose text cannot be read; writes inside helpers called
+// from the section (the analyzer does not follow calls). A SETNX that is
+// never released is a deduplication marker, not a lock, and has no
+// section.
+//
+// # Why it matters
+//
+//	t0   worker A: acquires lock:order:42 (TTL 10s)
+//	t1   worker A: reads the order, then stops: a 15s GC pause
+//	t10  the lock expires; worker B acquires lock:order:42
+//	t11  worker B: UPDATE orders SET state='shipped' WHERE id=42
+//	t16  worker A wakes, still believing it holds the lock:
+//	     UPDATE orders SET state='paid' WHERE id=42   -> accepted
+//
+// B's write is lost and the order is back in a state it already left. A
+// TTL, an owner-checked release and a watchdog all fail here, because A
+// does not run at all while its lease expires. With a fence, A holds 7
+// and B holds 8; B's UPDATE stores fence 8, and A's "... AND fence < 7"
+// matches no row.
+//
+// A fence from a separate INCR after SET NX has two flaws: a crash
+// between the two leaves a lock without a token, and on failover a
+// replica that missed the last INCRs hands out a number already used.
+// safelock issues the fence in the acquire script, from a counter that
+// shares the lock's hash slot.
+//
+// # Bad
+//
+//	mu := rs.NewMutex("order:42")
+//	if err := mu.Lock(); err != nil {
+//		return err
+//	}
+//	defer mu.Unlock()
+//	_, err := db.ExecContext(ctx, "UPDATE orders SET state = ? WHERE id = ?", state, id)
+//
+//	lease, err := locker.TryAcquire(ctx, "order:42", 10*time.Second)
+//	...
+//	db.ExecContext(ctx, "UPDATE orders SET state = ?, fence = ? WHERE id = ?", state, lease.Fence(), id)
+//
+//	rdb.SetNX(ctx, key, token, ttl)
+//	fence, _ := rdb.Incr(ctx, key+":fence").Result()
+//
+// # Good
+//
+//	lease, err := locker.TryAcquire(ctx, "order:42", 10*time.Second)
+//	if err != nil {
+//		return err
+//	}
+//	defer lease.Release(ctx)
+//	_, err = db.ExecContext(ctx,
+//		"UPDATE orders SET state = ?, fence = ? WHERE id = ? AND fence < ?",
+//		state, lease.Fence(), id, lease.Fence())
+//
+// or the safelock/fence helpers, which do the conditional update (SQL) or
+// keep the highest fence seen per resource (Redis) for you.
+//
+// # Fix
+//
+// No suggested fix: the fence has to be checked by the resource, which
+// usually needs a column and a schema change, so no rewrite of the call
+// alone is safe. Acquire with safelock.Locker.TryAcquire (or Do), pass
+// Lease.Fence() to every write the lock protects, and make the write
+// conditional on it.
+package lockfence

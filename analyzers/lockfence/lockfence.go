@@ -1,0 +1,224 @@
+package lockfence
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"regexp"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/analyzers/internal/docs"
+	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/locklib"
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
+	"github.com/locklint/locklint/analyzers/internal/section"
+	"github.com/locklint/locklint/analyzers/internal/stores"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports writes under a Redis lock that no fencing token guards.
+var Analyzer = &analysis.Analyzer{
+	Name:             "lockfence",
+	Doc:              docs.Extract(doc, "lockfence"),
+	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/lockfence/doc.go",
+	Requires:         []*analysis.Analyzer{section.Analyzer},
+	Run:              run,
+	RunDespiteErrors: true,
+}
+
+const useFence = "acquire with safelock.Locker.TryAcquire and check Lease.Fence() where the write lands " +
+	"(the safelock/fence helpers, or UPDATE ... WHERE ... AND fence < ?)"
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[section.Analyzer].(*section.Result)
+	done := map[token.Pos]bool{} // writes already judged (overlapping sections)
+	for _, s := range res.Sections {
+		check(pass, res, s, done)
+	}
+	return nil, nil
+}
+
+// check judges the writes of one section.
+func check(pass *analysis.Pass, res *section.Result, s *section.Section, done map[token.Pos]bool) {
+	info := pass.TypesInfo
+	lk := s.Lock
+	cmds := map[*ast.CallExpr]*redismodel.Command{}
+	for _, c := range res.Lifecycle.Calls[s.Decl] {
+		if c.Cmd != nil {
+			cmds[c.Call] = c.Cmd
+		}
+	}
+	var writes []*stores.Write
+	incrs := map[*ast.CallExpr]bool{} // INCRs in the section: candidate home-made fences
+	s.Inspect(func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		w := stores.Classify(info, res.Defs, call, cmds[call])
+		if w == nil || w.Kind == stores.Redis && onLockKey(res, s, w) {
+			return true
+		}
+		if w.Cmd != nil && (w.Cmd.Name == "INCR" || w.Cmd.Name == "INCRBY") {
+			incrs[call] = true
+		}
+		writes = append(writes, w)
+		return true
+	})
+	if len(writes) == 0 {
+		return
+	}
+	root := ast.Node(s.Decl)
+	if !within(s.Func, s.Decl) {
+		root = s.Func
+	}
+	fence := section.NewFlow(info, root, func(c *ast.CallExpr) bool {
+		lc := locklib.Classify(info, c)
+		return lc != nil && lc.Role == locklib.Fence
+	})
+	// A home-made fence: an INCR in the section whose value is checked as a
+	// fence (a fence condition or helper) or is named like one.
+	counter := section.NewFlow(info, root, func(c *ast.CallExpr) bool { return incrs[c] })
+	var homeMade *stores.Write
+	for _, w := range writes {
+		if !incrs[w.Call] {
+			continue
+		}
+		if namedFence(res, s, w) || checkedSomewhere(writes, counter) {
+			homeMade = w
+			break
+		}
+	}
+
+	var unfenced []*stores.Write
+	for _, w := range writes {
+		if done[w.Call.Pos()] || w == homeMade {
+			continue
+		}
+		done[w.Call.Pos()] = true
+		fenced := reaches(fence, w.Values)
+		if !fenced && homeMade != nil && reaches(counter, w.Values) {
+			continue // judged with the INCR below
+		}
+		if !fenced {
+			if w.Kind != stores.Fenced {
+				unfenced = append(unfenced, w)
+			}
+			continue
+		}
+		if w.NeedsCondition() {
+			if ok, known := w.FenceCondition(fence.Reaches); known && !ok {
+				pass.Report(analysis.Diagnostic{
+					Pos: w.Call.Pos(), End: w.Call.End(),
+					Message: fmt.Sprintf("the fencing token reaches this %s, but the statement has no fence condition: "+
+						"a stale holder's write still overwrites the newer holder's; "+
+						"add a condition such as AND fence < ? bound to Lease.Fence(), or use the safelock/fence SQL helper", w.What),
+					Related: []analysis.RelatedInformation{{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}},
+				})
+			}
+		}
+	}
+	if homeMade != nil && !done[homeMade.Call.Pos()] {
+		done[homeMade.Call.Pos()] = true
+		pass.Report(analysis.Diagnostic{
+			Pos: homeMade.Call.Pos(), End: homeMade.Call.End(),
+			Message: fmt.Sprintf("fencing token taken by a separate %s after acquiring %s: "+
+				"the token is not issued atomically with the lock, and a counter on one Redis can go backwards after a failover, "+
+				"so a stale holder can present a higher token; use safelock.Locker.TryAcquire, whose Lease.Fence() is issued "+
+				"in the same step, and the safelock/fence helpers", homeMade.Cmd.Name, describe(lk)),
+			Related: []analysis.RelatedInformation{{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}},
+		})
+	}
+	if len(unfenced) == 0 {
+		return
+	}
+	w := unfenced[0]
+	related := []analysis.RelatedInformation{{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}}
+	for _, o := range unfenced[1:] {
+		related = append(related, analysis.RelatedInformation{Pos: o.Call.Pos(), End: o.Call.End(), Message: "also written without a fence: " + o.What})
+	}
+	var msg string
+	if lk.Lib == locklib.Safelock {
+		msg = fmt.Sprintf("%s under %s never receives the lease's Fence(): if this holder stalls past the TTL "+
+			"(GC pause, slow network), another process takes the lock and this late write still lands; "+
+			"pass Lease.Fence() to the write and check it where it lands (the safelock/fence helpers, or UPDATE ... WHERE ... AND fence < ?)",
+			w.What, describe(lk))
+	} else {
+		msg = fmt.Sprintf("%s under %s carries no fencing token: if this holder stalls past the TTL "+
+			"(GC pause, slow network), another process takes the lock and this late write still lands; %s",
+			w.What, describe(lk), useFence)
+	}
+	pass.Report(analysis.Diagnostic{Pos: w.Call.Pos(), End: w.Call.End(), Message: msg, Related: related})
+}
+
+// describe names the lock for messages: `lock "lock:job" (SET NX)`.
+func describe(lk *section.Lock) string {
+	switch {
+	case lk.Key.Anchored:
+		return fmt.Sprintf("lock %s (%s)", lk.Key, lk.How)
+	case lk.KeyExpr != nil:
+		return fmt.Sprintf("lock %s (%s)", types.ExprString(lk.KeyExpr), lk.How)
+	}
+	return "a lock (" + lk.How + ")"
+}
+
+// onLockKey reports whether a Redis write is on the lock's own key (a
+// renewal or handover, not protected data).
+func onLockKey(res *section.Result, s *section.Section, w *stores.Write) bool {
+	if !s.Lock.Key.Known() || s.Lock.Lib != locklib.Raw {
+		return false
+	}
+	env := res.Lifecycle.Env(s.Decl)
+	for _, k := range w.Keys() {
+		if keyexpr.Same(env.Of(k), s.Lock.Key, true) {
+			return true
+		}
+	}
+	return false
+}
+
+var fenceName = regexp.MustCompile(`(?i)fenc|epoch|generation`)
+
+// namedFence reports whether an INCR's key or result variable is named
+// like a fencing token.
+func namedFence(res *section.Result, s *section.Section, w *stores.Write) bool {
+	for _, k := range w.Keys() {
+		if fenceName.MatchString(res.Lifecycle.Env(s.Decl).Of(k).Shape) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkedSomewhere reports whether a counter value reaches a fence
+// condition or a fence helper.
+func checkedSomewhere(writes []*stores.Write, counter *section.Flow) bool {
+	for _, w := range writes {
+		if !reaches(counter, w.Values) {
+			continue
+		}
+		if w.Kind == stores.Fenced {
+			return true
+		}
+		if ok, _ := w.FenceCondition(counter.Reaches); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func reaches(f *section.Flow, values []ast.Expr) bool {
+	for _, v := range values {
+		if f.Reaches(v) {
+			return true
+		}
+	}
+	return false
+}
+
+func within(n, root ast.Node) bool { return root.Pos() <= n.Pos() && n.End() <= root.End() }

@@ -1,0 +1,15 @@
+package lockfence_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/locklint/locklint/analyzers/internal/testutil"
+	"github.com/locklint/locklint/analyzers/lockfence"
+)
+
+func TestLockFence(t *testing.T) {
+	dir := testutil.GOPATH(t, "testdata")
+	analysistest.Run(t, dir, lockfence.Analyzer, "fence", "jobs")
+}

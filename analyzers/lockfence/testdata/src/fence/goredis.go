@@ -1,0 +1,103 @@
+package fence
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var (
+	rdb = redis.NewClient(&redis.Options{})
+	db  *sql.DB
+)
+
+func rawUpdate(ctx context.Context, id, token string) error {
+	key := "lock:order:" + id
+	ok, err := rdb.SetNX(ctx, key, token, 10*time.Second).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer rdb.Del(ctx, key)
+	_, err = db.ExecContext(ctx, "UPDATE orders SET state = 'paid' WHERE id = ?", id) // want `database/sql DB.ExecContext under lock "lock:order:" \+ \* \(SET NX\) carries no fencing token: if this holder stalls past the TTL.*safelock.Locker.TryAcquire and check Lease.Fence\(\)`
+	return err
+}
+
+// The failure branch is not in the section; the write after the release
+// is not either.
+func failureBranchAndAfterRelease(ctx context.Context, id, token string) {
+	key := "lock:order:" + id
+	if !rdb.SetNX(ctx, key, token, 10*time.Second).Val() {
+		db.ExecContext(ctx, "INSERT INTO lock_misses (id) VALUES (?)", id)
+		return
+	}
+	var state string
+	db.QueryRowContext(ctx, "SELECT state FROM orders WHERE id = ?", id).Scan(&state)
+	rdb.Del(ctx, key)
+	db.ExecContext(ctx, "UPDATE orders SET seen = 1 WHERE id = ?", id)
+}
+
+// Writes before the acquire are not in the section.
+func before(ctx context.Context, id, token string) {
+	db.ExecContext(ctx, "DELETE FROM queue WHERE id = ?", id)
+	if ok, _ := rdb.SetNX(ctx, "lock:q", token, time.Minute).Result(); !ok {
+		return
+	}
+	rdb.Del(ctx, "lock:q")
+}
+
+// A SETNX that is never released is a deduplication marker, not a lock.
+func dedup(ctx context.Context, id string) {
+	if !rdb.SetNX(ctx, "seen:"+id, 1, 24*time.Hour).Val() {
+		return
+	}
+	db.ExecContext(ctx, "INSERT INTO events (id) VALUES (?)", id)
+}
+
+// Redis writes to other keys and file writes are writes too; one
+// diagnostic per section, the other writes as related information.
+func otherKeyAndFile(ctx context.Context, id, token string) {
+	for !rdb.SetNX(ctx, "lock:report", token, 30*time.Second).Val() {
+		time.Sleep(100 * time.Millisecond)
+	}
+	defer rdb.Del(ctx, "lock:report")
+	rdb.Set(ctx, "report:"+id, "done", 0) // want `Redis SET under lock "lock:report" \(SET NX\) carries no fencing token`
+	os.WriteFile("/tmp/report-"+id, nil, 0o644)
+}
+
+// A fence made by a separate INCR after the acquire.
+func incrFence(ctx context.Context, id, token string) error {
+	key := "lock:job:" + id
+	ok, err := rdb.SetNX(ctx, key, token, 10*time.Second).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer rdb.Del(ctx, key)
+	fence, err := rdb.Incr(ctx, key+":fence").Result() // want `fencing token taken by a separate INCR after acquiring lock "lock:job:" \+ \* \(SET NX\): the token is not issued atomically.*safelock.Locker.TryAcquire, whose Lease.Fence\(\)`
+	if err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, "UPDATE jobs SET fence = ? WHERE id = ? AND fence < ?", fence, id, fence)
+	return err
+}
+
+// An INCR that allocates an id is a write, not a fence.
+func incrID(ctx context.Context, token string) {
+	if ok, _ := rdb.SetNX(ctx, "lock:ids", token, 10*time.Second).Result(); !ok {
+		return
+	}
+	defer rdb.Del(ctx, "lock:ids")
+	id := rdb.Incr(ctx, "ids:order").Val() // want `Redis INCR under lock "lock:ids" \(SET NX\) carries no fencing token`
+	db.Exec("INSERT INTO orders (id) VALUES (?)", id)
+}
+
+// Renewing the lock itself is not a protected write.
+func renewSelf(ctx context.Context, token string) {
+	if ok, _ := rdb.SetNX(ctx, "lock:self", token, 10*time.Second).Result(); !ok {
+		return
+	}
+	rdb.SetXX(ctx, "lock:self", token, 10*time.Second)
+	rdb.Del(ctx, "lock:self")
+}

@@ -1,0 +1,28 @@
+// Package locks is a project's own lock helper, in another package.
+package locks
+
+import (
+	"context"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+type Locker struct {
+	rdb   redis.UniversalClient
+	token string
+}
+
+func New(rdb redis.UniversalClient, token string) *Locker { return &Locker{rdb: rdb, token: token} }
+
+func key(name string) string { return "locks:" + name }
+
+// Grab takes the lock named name.
+func (l *Locker) Grab(ctx context.Context, name string) (bool, error) {
+	return l.rdb.SetNX(ctx, key(name), l.token, 30*time.Second).Result()
+}
+
+// Drop releases it.
+func (l *Locker) Drop(ctx context.Context, name string) error {
+	return l.rdb.Del(ctx, key(name)).Err()
+}
