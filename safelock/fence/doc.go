@@ -1,0 +1,71 @@
+// Package fence enforces fencing tokens where a write lands: in a SQL row
+// (Table.Update, Table.Upsert) or a Redis key (SetRedis).
+//
+// # What a fence protects
+//
+// A lock lease can end while its holder still thinks it holds it: the
+// process stops for a GC pause, a page fault, a slow disk or a long network
+// hiccup; meanwhile the key expires and another client takes the lock. When
+// the first holder wakes up, nothing on its side can tell it in time — a
+// check of Lease.Done or of the key just before writing still leaves a
+// window between the check and the write. Only the resource can refuse the
+// late write. safelock gives every lease a fence (Lease.Fence) that is
+// strictly greater than the fence of every earlier lease on the same key.
+// The resource remembers the highest fence it has accepted and refuses
+// writes that carry a lower one. After holder B (fence 34) has written,
+// holder A (fence 33) can no longer write, however late it wakes up.
+//
+// # What it does not protect
+//
+//   - Writes that do not go through the check. Every writer of the
+//     resource must pass its fence, on every write path.
+//   - A stale write that lands before the new holder's first write: the
+//     resource learns of fence 34 only when B writes. If A's late write
+//     arrives before that, it is accepted, and B's write then follows it.
+//     Make B's first action a fenced write (even one that only sets the
+//     fence) if A's late write must not land after B took the lock.
+//   - Reads. A stale holder may act on data it read before it lost the
+//     lock; a fence only stops its writes. Do read-modify-write in one
+//     fenced statement, or in a transaction that begins with the fenced
+//     update.
+//   - Fences that go backwards. If the lock's Redis loses the fence counter
+//     (a restart without persistence, a failover that loses the last
+//     writes), new leases get fences the resource has already seen and are
+//     refused until the counter passes them again: safe, but stuck. Keep
+//     the counter durable (appendonly with fsync) if that matters.
+//   - Side effects outside the resource: e-mails sent, other services
+//     called. Fence those at their own receiver, or make them idempotent.
+//
+// # Equal fences
+//
+// A write whose fence equals the stored one is accepted (fence <= ?, not
+// fence < ?). The fence names a grant, not a write: safelock issues each
+// fence to one lease, so an equal fence is the same holder writing again —
+// a second statement in the same critical section, or a retry after a
+// timeout whose first attempt did land. With a strict < that retry would
+// read as "rejected" and the holder would wrongly conclude that it lost the
+// lock, and a holder could write each row only once per lease. The cost: if
+// the counter ever issued one fence twice (only after the losses above),
+// both holders could write. Rejecting lower fences is what stops the stale
+// holder; accepting equal ones is what lets the real holder work.
+//
+// # SQL
+//
+// Table names the table, its id column and its fence column; the names are
+// validated as plain identifiers before they go into the statement, and
+// every value goes as an argument. Update is portable UPDATE ... WHERE id =
+// ? AND fence <= ?; Upsert adds insert-if-absent with INSERT ... ON
+// CONFLICT (SQLite, PostgreSQL). Both take a *sql.DB, *sql.Tx or *sql.Conn
+// and report whether the row was written, from the rows-affected count, in
+// one statement. Building the statement from names, rather than checking a
+// statement the caller wrote, keeps the fence condition impossible to get
+// wrong or leave out; callers that need more (joins, expressions) can copy
+// the WHERE clause shown on Update.
+//
+// # Redis
+//
+// SetRedis writes a value and records the highest fence seen for the key in
+// a companion key in the same hash slot, in one script, so it works on a
+// single server and on Redis Cluster alike. The script source is exported
+// as SetScript for redigo and rueidis users.
+package fence
