@@ -1,8 +1,11 @@
 // Package faultproxy is a TCP proxy on loopback for fault-injection tests.
 // A client connects to the proxy's Addr instead of the server; the test then
 // stalls the link (bytes stop flowing, connections stay open, like a network
-// that silently drops packets), cuts it (every open connection is closed, as
-// when a middlebox resets them), and resumes it.
+// that silently drops packets), or only its replies (the server runs the
+// request, the client never hears back), cuts it (every open connection is
+// closed, as when a middlebox resets them), and resumes it. Held reports
+// how many chunks a stall is holding back, so a test can wait for a request
+// to be in flight instead of sleeping.
 //
 // The proxy never closes a connection on its own except on Cut, Close, or
 // when either side closes or fails. Close stops the listener, closes every
@@ -32,10 +35,30 @@ type Proxy struct {
 
 	mu       sync.Mutex
 	links    map[*link]struct{}
-	flowing  chan struct{} // closed while bytes are forwarded; open while stalled
-	stalled  bool
+	up, down gate // client to target, target to client
+	held     int  // chunks waiting at a stalled gate
 	closed   bool
 	accepted int
+}
+
+// gate is one direction's stall switch.
+type gate struct {
+	stalled bool
+	flowing chan struct{} // closed while not stalled
+}
+
+func (g *gate) stall() {
+	if !g.stalled {
+		g.stalled = true
+		g.flowing = make(chan struct{})
+	}
+}
+
+func (g *gate) resume() {
+	if g.stalled {
+		g.stalled = false
+		close(g.flowing)
+	}
 }
 
 // link is one client connection and its connection to the target.
@@ -90,15 +113,12 @@ func New(target string) (*Proxy, error) {
 		return nil, fmt.Errorf("faultproxy: listen: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	flowing := make(chan struct{})
-	close(flowing)
 	p := &Proxy{
-		target:  target,
-		ln:      ln,
-		ctx:     ctx,
-		cancel:  cancel,
-		links:   make(map[*link]struct{}),
-		flowing: flowing,
+		target: target,
+		ln:     ln,
+		ctx:    ctx,
+		cancel: cancel,
+		links:  make(map[*link]struct{}),
 	}
 	p.wg.Add(1)
 	go p.acceptLoop()
@@ -116,21 +136,36 @@ func (p *Proxy) Addr() string { return p.ln.Addr().String() }
 func (p *Proxy) Stall() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if !p.stalled {
-		p.stalled = true
-		p.flowing = make(chan struct{})
-	}
+	p.up.stall()
+	p.down.stall()
 }
 
-// Resume forwards bytes again after Stall. It does not reopen connections
-// closed by Cut; clients are expected to reconnect.
+// StallReplies stops forwarding from the target to clients only: requests
+// still reach the target and run there, but their replies are held back.
+func (p *Proxy) StallReplies() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down.stall()
+}
+
+// Resume forwards bytes again, in both directions, after Stall or
+// StallReplies. It does not reopen connections closed by Cut; clients are
+// expected to reconnect.
 func (p *Proxy) Resume() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.stalled {
-		p.stalled = false
-		close(p.flowing)
-	}
+	p.up.resume()
+	p.down.resume()
+}
+
+// Held returns how many chunks of bytes a stall is holding back right now
+// (at most one per connection and direction). A test that stalls the proxy
+// and starts a call can wait for Held to rise to know the request is in
+// flight.
+func (p *Proxy) Held() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.held
 }
 
 // Cut closes every open connection, on both sides. The proxy keeps
@@ -219,8 +254,8 @@ func (p *Proxy) serve(l *link) {
 	}
 	var pipes sync.WaitGroup
 	pipes.Add(1)
-	go func() { defer pipes.Done(); p.pipe(l, s, l.client) }()
-	p.pipe(l, l.client, s)
+	go func() { defer pipes.Done(); p.pipe(l, &p.up, s, l.client) }()
+	p.pipe(l, &p.down, l.client, s)
 	pipes.Wait()
 }
 
@@ -234,13 +269,13 @@ func (p *Proxy) forget(l *link) {
 
 // pipe copies src to dst, holding each chunk back while the proxy is
 // stalled. Any error, in either direction, tears the whole link down.
-func (p *Proxy) pipe(l *link, dst, src net.Conn) {
+func (p *Proxy) pipe(l *link, g *gate, dst, src net.Conn) {
 	defer l.close()
 	buf := make([]byte, 32*1024)
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
-			if !p.waitFlowing(l) {
+			if !p.waitFlowing(l, g) {
 				return
 			}
 			if _, werr := dst.Write(buf[:n]); werr != nil {
@@ -253,26 +288,38 @@ func (p *Proxy) pipe(l *link, dst, src net.Conn) {
 	}
 }
 
-// waitFlowing blocks while the proxy is stalled. It reports false when the
-// link was closed meanwhile.
-func (p *Proxy) waitFlowing(l *link) bool {
-	for {
-		p.mu.Lock()
-		flowing, stalled := p.flowing, p.stalled
-		p.mu.Unlock()
-		if !stalled {
-			select {
-			case <-l.done:
-				return false
-			default:
-				return true
-			}
+// waitFlowing blocks while g is stalled. It reports false when the link was
+// closed meanwhile.
+func (p *Proxy) waitFlowing(l *link, g *gate) bool {
+	p.mu.Lock()
+	counted := false
+	defer func() {
+		if counted {
+			p.mu.Lock()
+			p.held--
+			p.mu.Unlock()
 		}
+	}()
+	for g.stalled {
+		flowing := g.flowing
+		if !counted {
+			counted = true
+			p.held++
+		}
+		p.mu.Unlock()
 		select {
 		case <-flowing:
-			// Resumed; loop to re-check in case of a new Stall since.
+			// Resumed; re-check in case of a new stall since.
 		case <-l.done:
 			return false
 		}
+		p.mu.Lock()
+	}
+	p.mu.Unlock()
+	select {
+	case <-l.done:
+		return false
+	default:
+		return true
 	}
 }

@@ -181,13 +181,13 @@ func TestStallHoldsBytesAndResumeDeliversThem(t *testing.T) {
 
 	p.Stall()
 	c.send("during")
-	// Nothing may reach the server, and nothing may come back, while
-	// stalled. A quiet window can only prove "not yet", so it is short;
-	// a slow machine cannot make this fail spuriously.
+	// The proxy has read the line and holds it: it cannot have reached
+	// the server, and no reply can come back.
+	waitUntil(t, "the stall holds the line", func() bool { return p.Held() == 1 })
 	select {
 	case line := <-e.got:
 		t.Fatalf("server received %q while stalled", line)
-	case <-time.After(200 * time.Millisecond):
+	default:
 	}
 	if line, err := c.recv(100 * time.Millisecond); !isTimeout(err) {
 		t.Fatalf("read while stalled: got %q, %v; want a timeout", line, err)
@@ -201,7 +201,37 @@ func TestStallHoldsBytesAndResumeDeliversThem(t *testing.T) {
 	if err != nil || got != "during" {
 		t.Fatalf("after Resume: got %q, %v; want the held-back line", got, err)
 	}
+	if got := p.Held(); got != 0 {
+		t.Fatalf("Held() = %d after Resume delivered everything", got)
+	}
 	c.roundTrip("after")
+}
+
+func TestStallRepliesLetsRequestsThrough(t *testing.T) {
+	e := startEcho(t)
+	p := startProxy(t, e.addr())
+	c := dial(t, p.Addr())
+	c.roundTrip("warm")
+	<-e.got
+
+	p.StallReplies()
+	c.send("request")
+	select {
+	case line := <-e.got:
+		if line != "request\n" {
+			t.Fatalf("server got %q", line)
+		}
+	case <-time.After(wait):
+		t.Fatal("request did not reach the server while only replies were stalled")
+	}
+	waitUntil(t, "the reply is held", func() bool { return p.Held() == 1 })
+	if line, err := c.recv(100 * time.Millisecond); !isTimeout(err) {
+		t.Fatalf("read with replies stalled: got %q, %v; want a timeout", line, err)
+	}
+	p.Resume()
+	if got, err := c.recv(wait); err != nil || got != "request" {
+		t.Fatalf("after Resume: got %q, %v", got, err)
+	}
 }
 
 func TestStallAppliesToNewConnections(t *testing.T) {
@@ -251,13 +281,21 @@ func TestCutWhileStalledThenResume(t *testing.T) {
 	p := startProxy(t, e.addr())
 	c := dial(t, p.Addr())
 	c.roundTrip("x")
+	<-e.got
 	p.Stall()
 	c.send("held")
+	waitUntil(t, "the stall holds the line", func() bool { return p.Held() == 1 })
 	if got := p.Cut(); got != 1 {
 		t.Fatalf("Cut() = %d, want 1", got)
 	}
 	if _, err := c.recv(wait); err == nil || isTimeout(err) {
 		t.Fatalf("stalled client after Cut: %v; want the connection closed", err)
+	}
+	waitUntil(t, "the cut link lets go of its held line", func() bool { return p.Held() == 0 })
+	select {
+	case line := <-e.got:
+		t.Fatalf("a line held when the link was cut reached the server: %q", line)
+	default:
 	}
 	p.Resume()
 	dial(t, p.Addr()).roundTrip("fresh")
@@ -334,7 +372,8 @@ func TestCloseStopsEverything(t *testing.T) {
 	open.roundTrip("x")
 	stalled := dial(t, p.Addr())
 	p.Stall()
-	stalled.send("held") // a pipe goroutine is now parked on the stall
+	stalled.send("held")
+	waitUntil(t, "a pipe is parked on the stall", func() bool { return p.Held() == 1 })
 
 	if err := p.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
