@@ -13,6 +13,8 @@ import "github.com/locklint/locklint/analyzers/lockrelease"
 
 import "github.com/locklint/locklint/analyzers/lockrenew"
 
+import "github.com/locklint/locklint/analyzers/lockvalue"
+
 import "github.com/locklint/locklint/analyzers/lockunits"
 
 // Analyzers returns every locklint analyzer, in a stable order.
@@ -23,6 +25,7 @@ func Analyzers() []*analysis.Analyzer {
 		lockfence.Analyzer,
 		lockrelease.Analyzer,
 		lockrenew.Analyzer,
+		lockvalue.Analyzer,
 		lockunits.Analyzer,
 	}
 }

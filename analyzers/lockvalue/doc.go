@@ -1,0 +1,83 @@
+// Package lockvalue defines an Analyzer that reports Redis lock values
+// that cannot identify the lock's holder.
+//
+// # Analyzer lockvalue
+//
+// lockvalue: report lock values that cannot tell one holder from another
+//
+// The value a lock key holds is how a holder proves, when it releases or
+// renews, that the lock is still its own. It must be unique to one
+// acquisition: a random token. The analyzer reports a key acquired with
+// NX (SET NX, SETNX, SetNX, SetArgs{Mode: "NX"}, rueidis Nx(), a Lua
+// script's SET NX of ARGV[1]) whose value is built only from
+//
+//   - constants: "1", 1, true, "locked";
+//   - the lock key itself;
+//   - a timestamp: time.Now() and anything computed from it (Unix,
+//     UnixNano, Add, Format, String);
+//   - the hostname or the process ID (os.Hostname, os.Getpid), alone or
+//     together;
+//   - math/rand or math/rand/v2 output, including strings drawn letter by
+//     letter from it.
+//
+// The value is traced through local variables, struct fields set in a
+// constructor in another file, package variables, helper functions of
+// the package, and helpers of other packages (by analysis facts).
+// Formatting (fmt.Sprintf, strconv, hex, base64, concatenation) keeps the
+// sources of its parts: hostname + PID + a timestamp is still reported.
+//
+// Only locks are judged: a key acquired with NX that is later released,
+// renewed (outside the code that acquires it) or written with IFEQ. An
+// NX key that is never released is a deduplication or idempotency
+// marker, whose value does not matter. Not reported either: values from
+// crypto/rand, UUIDs (github.com/google/uuid, github.com/gofrs/uuid, ...),
+// safelock.NewToken, values passed in by a caller, and any value with a
+// part locklint cannot trace: one unique part makes the whole unique.
+//
+// # Why it matters
+//
+//	t0   A: SET lock:job 1 NX PX 10000   -> OK, A holds the lock
+//	t1   A: pauses 12 s (GC, a slow call, a network partition)
+//	t10  lock:job expires
+//	t11  B: SET lock:job 1 NX PX 10000   -> OK, B holds the lock
+//	t13  A: wakes and releases: GET lock:job == "1"? yes -> DEL
+//	t14  C: SET lock:job 1 NX PX 10000   -> OK; B and C both run
+//
+// A's owner check passed because every holder stores "1": it deleted B's
+// lock. A timestamp, a hostname or a PID fails the same way for holders
+// that share it (goroutines of one process, two pods started in the same
+// second), and math/rand values repeat across processes seeded alike.
+//
+// # Bad
+//
+//	rdb.SetNX(ctx, key, "locked", ttl)
+//
+//	rdb.SetNX(ctx, key, time.Now().UnixNano(), ttl)
+//
+//	host, _ := os.Hostname()
+//	conn.Do("SET", key, fmt.Sprintf("%s-%d", host, os.Getpid()), "NX", "PX", 30000)
+//
+//	func NewMutex(rdb *redis.Client, name string) *Mutex {
+//		return &Mutex{rdb: rdb, key: "lock:" + name, value: strconv.Itoa(rand.Int())}
+//	}
+//
+// # Good
+//
+//	token := safelock.NewToken() // 128 bits from crypto/rand
+//	ok, err := rdb.SetNX(ctx, key, token, ttl).Result()
+//	...
+//	safelock.ReleaseKey(ctx, rdb, key, token)
+//
+//	lease, err := safelock.New(rdb).TryAcquire(ctx, key, ttl)
+//
+// # Fix
+//
+// When the value is a literal written in the acquire ("1", 1, true) and
+// nothing reads or compares the lock's value (no GET, no compare-and-delete
+// or compare-and-expire script, no IFEQ), the suggested fix replaces the
+// literal with safelock.NewToken(), which changes nothing else. When
+// something compares the old value, replacing it alone would break that
+// comparison, so there is no fix: keep the token in a variable or field,
+// store it with the acquire and pass the same token to
+// safelock.ReleaseKey and safelock.RenewKey.
+package lockvalue

@@ -1,0 +1,337 @@
+package lockvalue
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/locklint/locklint/analyzers/internal/docs"
+	"github.com/locklint/locklint/analyzers/internal/fixes"
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports lock values that cannot identify the lock's holder.
+var Analyzer = &analysis.Analyzer{
+	Name:             "lockvalue",
+	Doc:              docs.Extract(doc, "lockvalue"),
+	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/lockvalue/doc.go",
+	Requires:         []*analysis.Analyzer{lifecycle.Analyzer},
+	Run:              run,
+	RunDespiteErrors: true,
+	FactTypes:        []analysis.Fact{new(weakFact)},
+}
+
+// weakFact marks a function some of whose results are built only from
+// sources that cannot identify a lock holder (constants, timestamps,
+// hostname, PID, math/rand), so a lock in another package that stores
+// such a result is still recognised. Results[i] is the source set of
+// result i, 0 when it may be unique.
+type weakFact struct {
+	Results []uint16
+	Const   string // the constant, when a result is one
+}
+
+func (*weakFact) AFact() {}
+
+func (f *weakFact) String() string {
+	var parts []string
+	for i, k := range f.Results {
+		if k != 0 {
+			parts = append(parts, fmt.Sprintf("result %d is %s", i, describe(val{k: kind(k), konst: f.Const})))
+		}
+	}
+	return "weak value: " + strings.Join(parts, ", ")
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
+	if len(res.Ops) == 0 && !importsMathRand(pass.Pkg) {
+		return nil, nil // no Redis here, and no token helper worth a fact
+	}
+	t := newTracer(pass, res)
+	exportFacts(pass, t)
+	seen := map[ast.Expr]bool{}
+	for _, l := range res.Locks {
+		use := lockUse(l)
+		if use == nil {
+			continue // an NX marker never released or renewed: not a lock
+		}
+		for _, acq := range l.Acquires {
+			v := valueOf(acq)
+			if v == nil || seen[v] { // Judged does not apply: a helper cannot judge a value its caller passes
+				continue
+			}
+			seen[v] = true
+			c := ctx{fd: acq.In.Decl, key: acq.Key.Exact}
+			if acq.KeyExpr != nil {
+				if sel, ok := ast.Unparen(acq.KeyExpr).(*ast.SelectorExpr); ok {
+					if s := pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
+						c.keyField, _ = s.Obj().(*types.Var)
+					}
+				}
+			}
+			w := t.eval(v, c)
+			if !w.k.weak() {
+				continue
+			}
+			d := analysis.Diagnostic{
+				Pos: v.Pos(), End: v.End(),
+				Message: fmt.Sprintf("lock %s stores %s as its value, which cannot tell one holder from another: %s; "+
+					"store a random token from safelock.NewToken() and compare it when releasing and renewing",
+					keyName(pass, l, acq), describe(w), consequence(w.k)),
+				Related: []analysis.RelatedInformation{{Pos: use.Pos(), End: use.Call.End(), Message: use.Command + " of the lock here"}},
+			}
+			if w.at != nil && (w.at.Pos() < acq.In.Decl.Pos() || w.at.Pos() >= acq.In.Decl.End()) {
+				d.Related = append([]analysis.RelatedInformation{{Pos: w.at.Pos(), End: w.at.End(), Message: "the value is made here"}}, d.Related...)
+			}
+			d.SuggestedFixes = tokenFix(pass, l, acq, v)
+			pass.Report(d)
+		}
+	}
+	return nil, nil
+}
+
+// valueOf returns the expression an acquire stores, or nil. For a script
+// the value is an ARGV expression, trusted only when the script's SET NX
+// stores ARGV[1].
+func valueOf(acq *lifecycle.Op) ast.Expr {
+	if acq.Value == nil {
+		return nil
+	}
+	if cmd := acq.Cmd; cmd != nil && (cmd.Name == "EVAL" || cmd.Name == "EVALSHA") {
+		n := 0
+		for i, k := range cmd.Keys {
+			if k == acq.KeyExpr {
+				n = i + 1
+			}
+		}
+		if cmd.Script == nil || n == 0 || cmd.Script.SetValueArg(n) != 1 || len(cmd.ScriptArgs) == 0 || cmd.ScriptArgs[0] != acq.Value {
+			return nil
+		}
+	}
+	return acq.Value
+}
+
+// lockUse returns the op that makes an NX key a lock: a release, a
+// renewal outside the acquiring code, or a value-checked write. Nil for
+// deduplication and idempotency markers, which are never released.
+func lockUse(l *lifecycle.Lock) *lifecycle.Op {
+	for _, op := range l.Ops {
+		switch {
+		case op.Kind == lifecycle.Delete:
+			return op
+		case op.Kind == lifecycle.Write && op.Checked:
+			return op
+		case op.Kind == lifecycle.Expire && !besideAcquire(l, op):
+			return op
+		}
+	}
+	return nil
+}
+
+// besideAcquire reports whether op runs in the same function body as an
+// acquire of the lock: SETNX then EXPIRE sets up a marker's TTL, it does
+// not renew a lock.
+func besideAcquire(l *lifecycle.Lock, op *lifecycle.Op) bool {
+	for _, acq := range l.Acquires {
+		if acq.In.Decl == op.In.Decl && acq.In.Lit == op.In.Lit && acq.In.InGo == op.In.InGo {
+			return true
+		}
+	}
+	return false
+}
+
+func keyName(pass *analysis.Pass, l *lifecycle.Lock, acq *lifecycle.Op) string {
+	if acq.KeyExpr != nil {
+		if src := fixes.Source(pass, acq.KeyExpr); src != "" && len(src) <= 60 && !strings.Contains(src, "\n") {
+			return src
+		}
+	}
+	return l.Key.String()
+}
+
+// describe names the weak sources of a value.
+func describe(w val) string {
+	var parts []string
+	if w.k&kMathRand != 0 {
+		parts = append(parts, "math/rand output")
+	}
+	if w.k&kTime != 0 {
+		parts = append(parts, "a timestamp")
+	}
+	if w.k&kHost != 0 {
+		parts = append(parts, "the hostname")
+	}
+	if w.k&kPID != 0 {
+		parts = append(parts, "the process ID")
+	}
+	if w.k&kKey != 0 {
+		parts = append(parts, "the lock key itself")
+	}
+	if len(parts) == 0 {
+		if w.konst != "" {
+			return "the constant " + w.konst
+		}
+		return "a constant"
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// consequence says what goes wrong with such a value.
+func consequence(k kind) string {
+	switch {
+	case k&kMathRand != 0:
+		return "math/rand is predictable, and processes seeded alike draw the same values, so two holders can store the same value " +
+			"and an owner check passes for the wrong one"
+	case k&kTime != 0:
+		return "holders that acquire within the same tick store the same value, so a holder whose lock expired " +
+			"still passes the owner check and releases or extends the new holder's lock"
+	case k&(kHost|kPID) != 0:
+		return "every goroutine of the process, and a restarted process on the same host, stores the same value, " +
+			"so one of them can release or extend a lock another one holds"
+	}
+	return "every holder stores the same value, so a holder whose lock expired still passes the owner check " +
+		"and releases or extends the next holder's lock"
+}
+
+// tokenFix replaces a literal value with safelock.NewToken() when that
+// change is self-contained: nothing reads or compares the lock's value
+// (no GET, no compare-and-delete or compare-and-expire, no IFEQ, nothing
+// unreadable), so the old literal is needed nowhere else, and the
+// parameter takes a string.
+func tokenFix(pass *analysis.Pass, l *lifecycle.Lock, acq *lifecycle.Op, v ast.Expr) []analysis.SuggestedFix {
+	if !acq.Direct() || !isLiteral(pass, v) {
+		return nil
+	}
+	for _, op := range l.Ops {
+		if op.Kind == lifecycle.Read || op.Kind == lifecycle.Unknown || op.Checked || op.ReadBefore != nil ||
+			op.Cmd != nil && op.Cmd.Script != nil {
+			return nil
+		}
+	}
+	file := fixes.File(pass, v.Pos())
+	if file == nil || !takesString(pass, file, v) {
+		return nil
+	}
+	local, edits, ok := fixes.Import(pass, file, v.Pos(), "github.com/locklint/locklint/safelock", "safelock")
+	if !ok {
+		return nil
+	}
+	edits = append(edits, analysis.TextEdit{Pos: v.Pos(), End: v.End(), NewText: []byte(local + ".NewToken()")})
+	return []analysis.SuggestedFix{{Message: "Store a random token from safelock.NewToken()", TextEdits: edits}}
+}
+
+// isLiteral reports whether e is a literal written at the acquire: "1",
+// 1, true.
+func isLiteral(pass *analysis.Pass, e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.BasicLit:
+		return true
+	case *ast.Ident:
+		c, ok := pass.TypesInfo.Uses[e].(*types.Const)
+		return ok && c.Parent() == types.Universe
+	}
+	return false
+}
+
+// takesString reports whether the parameter v is passed to accepts a
+// string (interface{} for go-redis and redigo, string for rueidis).
+func takesString(pass *analysis.Pass, file *ast.File, v ast.Expr) bool {
+	path, _ := astutil.PathEnclosingInterval(file, v.Pos(), v.End())
+	for i, n := range path {
+		if n != ast.Node(v) {
+			continue
+		}
+		if i+1 >= len(path) {
+			return false
+		}
+		call, ok := path[i+1].(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		sig, ok := pass.TypesInfo.TypeOf(call.Fun).(*types.Signature)
+		if !ok {
+			return false
+		}
+		for j, a := range call.Args {
+			if a != v {
+				continue
+			}
+			var pt types.Type
+			switch {
+			case sig.Variadic() && j >= sig.Params().Len()-1:
+				pt = sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice).Elem()
+			case j < sig.Params().Len():
+				pt = sig.Params().At(j).Type()
+			default:
+				return false
+			}
+			return types.AssignableTo(types.Typ[types.String], pt)
+		}
+		return false
+	}
+	return false
+}
+
+// exportFacts records which of the package's functions return weak
+// values, for callers in other packages.
+func exportFacts(pass *analysis.Pass, t *tracer) {
+	for _, fd := range t.decls {
+		fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		if !ok {
+			continue
+		}
+		results := fn.Type().(*types.Signature).Results()
+		f := &weakFact{Results: make([]uint16, results.Len())}
+		any := false
+		for i := 0; i < results.Len(); i++ {
+			if !valueType(results.At(i).Type()) {
+				continue
+			}
+			if w := t.returns(fd, i); w.k.weak() {
+				f.Results[i] = uint16(w.k)
+				if f.Const == "" {
+					f.Const = w.konst
+				}
+				any = true
+			}
+		}
+		if any {
+			pass.ExportObjectFact(fn, f)
+		}
+	}
+}
+
+// valueType reports whether values of t are worth a fact: strings,
+// integers and byte slices (a helper returning a constant bool is far
+// more often a predicate than a lock value).
+func valueType(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&(types.IsString|types.IsInteger) != 0
+	case *types.Slice:
+		b, ok := u.Elem().Underlying().(*types.Basic)
+		return ok && (b.Kind() == types.Byte || b.Kind() == types.Rune)
+	}
+	return false
+}
+
+func importsMathRand(pkg *types.Package) bool {
+	for _, imp := range pkg.Imports() {
+		if isMathRand(imp.Path()) {
+			return true
+		}
+	}
+	return false
+}

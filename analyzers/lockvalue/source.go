@@ -1,0 +1,723 @@
+package lockvalue
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
+)
+
+// kind is the set of sources a value is built from.
+type kind uint16
+
+const (
+	kConst    kind = 1 << iota // a constant
+	kKey                       // the lock key itself
+	kTime                      // a timestamp
+	kHost                      // os.Hostname
+	kPID                       // os.Getpid, os.Getppid
+	kMathRand                  // math/rand, math/rand/v2
+	kNeutral                   // durations, lengths, zeroed buffers: no uniqueness, no harm
+	kUnknown                   // anything else: crypto/rand, UUIDs, caller input, ...
+)
+
+const weakKinds = kConst | kKey | kTime | kHost | kPID | kMathRand
+
+// weak reports whether every part of the value is known and none of them
+// can tell one holder from another.
+func (k kind) weak() bool { return k&kUnknown == 0 && k&weakKinds != 0 }
+
+// val is what the tracer found about one expression.
+type val struct {
+	k     kind
+	konst string   // source of the first constant met, for messages
+	at    ast.Node // where the value was made, when outside the acquiring function
+}
+
+var unknown = val{k: kUnknown}
+
+func (v val) or(w val) val {
+	v.k |= w.k
+	if v.konst == "" {
+		v.konst = w.konst
+	}
+	if v.at == nil {
+		v.at = w.at
+	}
+	return v
+}
+
+// ctx is the function an expression is read in, and the rendering of the
+// lock key there (to recognise a value that is the key itself).
+type ctx struct {
+	fd       *ast.FuncDecl
+	key      string
+	keyField *types.Var // the lock key is this struct field
+	depth    int
+}
+
+// assign is one value a variable or field is given.
+type assign struct {
+	rhs ast.Expr
+	idx int // result index when rhs is a multi-value call, else -1
+	fd  *ast.FuncDecl
+	lit *ast.CompositeLit // the struct literal that sets a field, if any
+}
+
+// tracer follows lock values to their sources within a package: locals,
+// struct fields set anywhere in the package (constructors in other
+// files), package variables and helper returns; helpers of other packages
+// through facts.
+type tracer struct {
+	pass   *analysis.Pass
+	info   *types.Info
+	res    *lifecycle.Result
+	decls  []*ast.FuncDecl
+	declOf map[*types.Func]*ast.FuncDecl
+	locals map[*ast.FuncDecl]map[*types.Var][]assign
+	// vars holds assignments to fields and package variables; tainted
+	// ones (address taken, set through reflection-like paths) are unknown.
+	vars    map[*types.Var][]assign
+	tainted map[*types.Var]bool
+	rets    map[retKey]*val
+}
+
+type retKey struct {
+	fd  *ast.FuncDecl
+	idx int
+}
+
+func newTracer(pass *analysis.Pass, res *lifecycle.Result) *tracer {
+	t := &tracer{
+		pass: pass, info: pass.TypesInfo, res: res,
+		declOf:  map[*types.Func]*ast.FuncDecl{},
+		locals:  map[*ast.FuncDecl]map[*types.Var][]assign{},
+		vars:    map[*types.Var][]assign{},
+		tainted: map[*types.Var]bool{},
+		rets:    map[retKey]*val{},
+	}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if fn, ok := t.info.Defs[d.Name].(*types.Func); ok && d.Body != nil {
+					t.declOf[fn] = d
+					t.decls = append(t.decls, d)
+				}
+				t.scanStores(d, d)
+			case *ast.GenDecl:
+				t.scanStores(d, nil)
+			}
+		}
+	}
+	return t
+}
+
+// scanStores records assignments to struct fields and package variables
+// under n (in function fd, or at package level when fd is nil).
+func (t *tracer) scanStores(n ast.Node, fd *ast.FuncDecl) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				v, _ := t.info.Defs[name].(*types.Var)
+				if v == nil || !t.global(v) {
+					continue
+				}
+				switch {
+				case len(n.Values) == len(n.Names):
+					t.vars[v] = append(t.vars[v], assign{rhs: n.Values[i], idx: -1, fd: fd})
+				case len(n.Values) == 1:
+					t.vars[v] = append(t.vars[v], assign{rhs: n.Values[0], idx: i, fd: fd})
+				}
+			}
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				v := t.stored(lhs)
+				if v == nil {
+					continue
+				}
+				switch {
+				case len(n.Lhs) == len(n.Rhs):
+					t.vars[v] = append(t.vars[v], assign{rhs: n.Rhs[i], idx: -1, fd: fd})
+				case len(n.Rhs) == 1:
+					t.vars[v] = append(t.vars[v], assign{rhs: n.Rhs[0], idx: i, fd: fd})
+				default:
+					t.tainted[v] = true
+				}
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				if v := t.stored(n.X); v != nil {
+					t.tainted[v] = true
+				}
+			}
+		case *ast.CompositeLit:
+			st, ok := typeOf(t.info, n).Underlying().(*types.Struct)
+			if !ok {
+				return true
+			}
+			for i, elt := range n.Elts {
+				var f *types.Var
+				var x ast.Expr
+				if kv, ok := elt.(*ast.KeyValueExpr); ok {
+					if id, ok := kv.Key.(*ast.Ident); ok {
+						f, _ = t.info.Uses[id].(*types.Var)
+					}
+					x = kv.Value
+				} else if i < st.NumFields() {
+					f, x = st.Field(i), elt
+				}
+				if f != nil {
+					t.vars[f] = append(t.vars[f], assign{rhs: x, idx: -1, fd: fd, lit: n})
+				}
+			}
+		}
+		return true
+	})
+}
+
+func typeOf(info *types.Info, e ast.Expr) types.Type {
+	if t := info.TypeOf(e); t != nil {
+		return t
+	}
+	return types.Typ[types.Invalid]
+}
+
+// global reports whether v is a package-level variable of this package.
+func (t *tracer) global(v *types.Var) bool {
+	return v.Pkg() == t.pass.Pkg && v.Parent() == t.pass.Pkg.Scope()
+}
+
+// stored returns the field or package variable an assignment target
+// names, or nil.
+func (t *tracer) stored(e ast.Expr) *types.Var {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		if sel := t.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
+			v, _ := sel.Obj().(*types.Var)
+			return v
+		}
+		if v, ok := t.info.Uses[e.Sel].(*types.Var); ok && t.global(v) {
+			return v
+		}
+	case *ast.Ident:
+		if v, ok := t.info.Uses[e].(*types.Var); ok && t.global(v) {
+			return v
+		}
+	}
+	return nil
+}
+
+// localsOf indexes the assignments to local variables of fd, including
+// writes into byte slices (b[i] = x, rand.Read(b), copy(b, x)).
+func (t *tracer) localsOf(fd *ast.FuncDecl) map[*types.Var][]assign {
+	if m, ok := t.locals[fd]; ok {
+		return m
+	}
+	m := map[*types.Var][]assign{}
+	t.locals[fd] = m
+	if fd == nil || fd.Body == nil {
+		return m
+	}
+	local := func(e ast.Expr) *types.Var {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		obj := t.info.Defs[id]
+		if obj == nil {
+			obj = t.info.Uses[id]
+		}
+		v, _ := obj.(*types.Var)
+		if v == nil || t.global(v) || v.IsField() {
+			return nil
+		}
+		return v
+	}
+	taint := func(v *types.Var) {
+		if v != nil {
+			m[v] = append(m[v], assign{idx: -2})
+		}
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				if ix, ok := ast.Unparen(lhs).(*ast.IndexExpr); ok {
+					if v := local(ix.X); v != nil && len(n.Lhs) == len(n.Rhs) {
+						m[v] = append(m[v], assign{rhs: n.Rhs[i], idx: -1, fd: fd})
+					}
+					continue
+				}
+				v := local(lhs)
+				if v == nil {
+					continue
+				}
+				switch {
+				case len(n.Lhs) == len(n.Rhs):
+					m[v] = append(m[v], assign{rhs: n.Rhs[i], idx: -1, fd: fd})
+				case len(n.Rhs) == 1:
+					m[v] = append(m[v], assign{rhs: n.Rhs[0], idx: i, fd: fd})
+				default:
+					taint(v)
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				v := local(name)
+				switch {
+				case v == nil:
+				case len(n.Values) == len(n.Names):
+					m[v] = append(m[v], assign{rhs: n.Values[i], idx: -1, fd: fd})
+				case len(n.Values) == 1:
+					m[v] = append(m[v], assign{rhs: n.Values[0], idx: i, fd: fd})
+				}
+			}
+		case *ast.RangeStmt:
+			taint(local(n.Key))
+			taint(local(n.Value))
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				taint(local(n.X))
+			}
+		case *ast.CallExpr:
+			// A slice passed to a call may be written by it.
+			for _, a := range n.Args {
+				v := local(a)
+				if v == nil {
+					continue
+				}
+				if _, ok := v.Type().Underlying().(*types.Slice); !ok {
+					continue
+				}
+				switch t.fills(n) {
+				case kMathRand:
+					m[v] = append(m[v], assign{idx: -3})
+				case kNeutral:
+				case kConst:
+					if len(n.Args) == 2 && a == n.Args[0] { // copy(b, src)
+						m[v] = append(m[v], assign{rhs: n.Args[1], idx: -1, fd: fd})
+					}
+				default:
+					taint(v)
+				}
+			}
+		}
+		return true
+	})
+	return m
+}
+
+// fills says what a call does to a slice passed to it: kMathRand for a
+// math/rand Read, kNeutral for calls that only read it, kConst for copy
+// (the source is traced), kUnknown for anything else (crypto/rand.Read
+// included: an unknown is never reported).
+func (t *tracer) fills(call *ast.CallExpr) kind {
+	switch fn := typeutil.Callee(t.info, call).(type) {
+	case *types.Builtin:
+		switch fn.Name() {
+		case "copy":
+			return kConst
+		case "len", "cap", "append":
+			return kNeutral
+		}
+	case *types.Func:
+		if fn.Pkg() == nil {
+			return kUnknown
+		}
+		switch path := fn.Pkg().Path(); {
+		case redismodel.IsClientPackage(path):
+			return kNeutral // the acquire itself, or another command sending it
+		case isMathRand(path):
+			return kMathRand
+		case transparent(fn):
+			return kNeutral
+		case path == "fmt":
+			return kNeutral
+		}
+	default:
+		if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() {
+			return kNeutral // string(b)
+		}
+	}
+	return kUnknown
+}
+
+func isMathRand(path string) bool { return path == "math/rand" || path == "math/rand/v2" }
+
+// transparent reports whether fn returns its arguments in another form
+// (formatting, encoding, trimming), so its result is made of them.
+func transparent(fn *types.Func) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "fmt":
+		return fn.Name() == "Sprint" || fn.Name() == "Sprintf" || fn.Name() == "Sprintln"
+	case "strconv":
+		return strings.HasPrefix(fn.Name(), "Format") || strings.HasPrefix(fn.Name(), "Append") ||
+			fn.Name() == "Itoa" || fn.Name() == "Quote"
+	case "strings":
+		switch fn.Name() {
+		case "Join", "Repeat", "ToUpper", "ToLower", "TrimSpace", "Trim", "TrimLeft", "TrimRight",
+			"TrimPrefix", "TrimSuffix", "ReplaceAll", "Replace", "Clone":
+			return true
+		}
+	case "encoding/hex":
+		return fn.Name() == "EncodeToString"
+	case "encoding/base64", "encoding/base32":
+		return fn.Name() == "EncodeToString"
+	}
+	return false
+}
+
+// eval traces e, read in c.
+func (t *tracer) eval(e ast.Expr, c ctx) val {
+	if e == nil || c.depth > 16 {
+		return unknown
+	}
+	c.depth++
+	e = ast.Unparen(e)
+	if c.key != "" && t.isKey(e, c) {
+		return val{k: kKey}
+	}
+	tv, ok := t.info.Types[e]
+	if !ok {
+		return unknown
+	}
+	if tv.Value != nil {
+		return val{k: kConst, konst: tv.Value.ExactString()}
+	}
+	if isDuration(tv.Type) {
+		return val{k: kNeutral}
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		return t.ident(e, c)
+	case *ast.SelectorExpr:
+		if sel := t.info.Selections[e]; sel != nil {
+			if v, ok := sel.Obj().(*types.Var); ok && sel.Kind() == types.FieldVal {
+				return t.field(v, c)
+			}
+			return unknown
+		}
+		return t.ident(e.Sel, c)
+	case *ast.CallExpr:
+		return t.call(e, -1, c)
+	case *ast.BinaryExpr:
+		return t.eval(e.X, c).or(t.eval(e.Y, c))
+	case *ast.IndexExpr:
+		return t.eval(e.X, c).or(t.eval(e.Index, c))
+	case *ast.UnaryExpr:
+		if e.Op == token.AND || e.Op == token.ARROW {
+			return unknown
+		}
+		return t.eval(e.X, c)
+	}
+	return unknown
+}
+
+// isKey reports whether e is the lock key itself: the same variable,
+// field or expression of variables as the key.
+func (t *tracer) isKey(e ast.Expr, c ctx) bool {
+	switch e.(type) {
+	case *ast.Ident, *ast.SelectorExpr, *ast.BinaryExpr, *ast.CallExpr:
+	default:
+		return false
+	}
+	k := t.res.Env(c.fd).Of(e)
+	if k.Exact != c.key {
+		return false
+	}
+	// Calls other than formatting may return something new each time.
+	n := strings.Count(k.Exact, "call(")
+	for _, f := range []string{"call(fmt.Sprintf,", "call(fmt.Sprint,", "call(strings.Join,", "call(path.Join,"} {
+		n -= strings.Count(k.Exact, f)
+	}
+	return n == 0 && !strings.Contains(k.Exact, "$x")
+}
+
+func isDuration(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
+}
+
+func (t *tracer) ident(id *ast.Ident, c ctx) val {
+	obj := t.info.Uses[id]
+	if obj == nil {
+		obj = t.info.Defs[id]
+	}
+	v, ok := obj.(*types.Var)
+	if !ok {
+		return unknown
+	}
+	if t.global(v) {
+		return t.stores(v, c)
+	}
+	if v.Pkg() != t.pass.Pkg || v.Parent() == nil || v.Parent() == types.Universe || isParam(c.fd, v) {
+		return unknown // the caller's value
+	}
+	as := t.localsOf(c.fd)[v]
+	if len(as) == 0 {
+		return unknown // a parameter (the caller's value) or never assigned
+	}
+	out := val{}
+	for _, a := range as {
+		switch a.idx {
+		case -2:
+			return unknown
+		case -3:
+			out = out.or(val{k: kMathRand})
+		case -1:
+			out = out.or(t.eval(a.rhs, c))
+		default:
+			call, ok := ast.Unparen(a.rhs).(*ast.CallExpr)
+			if !ok {
+				return unknown
+			}
+			out = out.or(t.call(call, a.idx, c))
+		}
+		if out.k&kUnknown != 0 {
+			return unknown
+		}
+	}
+	return out
+}
+
+// isParam reports whether v is a parameter, result or receiver of fd.
+func isParam(fd *ast.FuncDecl, v *types.Var) bool {
+	if fd == nil {
+		return false
+	}
+	in := func(n ast.Node) bool { return n != nil && n.Pos() <= v.Pos() && v.Pos() < n.End() }
+	return in(fd.Type) || fd.Recv != nil && in(fd.Recv)
+}
+
+// field traces an unexported struct field (or a package variable) through
+// every assignment in the package: constructors in other files included.
+// Exported fields may be set by other packages: unknown.
+func (t *tracer) field(v *types.Var, c ctx) val {
+	if v.Pkg() != t.pass.Pkg || v.Exported() {
+		return unknown
+	}
+	return t.stores(v, c)
+}
+
+func (t *tracer) stores(v *types.Var, c ctx) val {
+	as := t.vars[v]
+	if len(as) == 0 || t.tainted[v] {
+		return unknown
+	}
+	out := val{}
+	for _, a := range as {
+		inner := ctx{fd: a.fd, depth: c.depth}
+		if a.fd == c.fd {
+			inner.key, inner.keyField = c.key, c.keyField
+		}
+		if a.lit != nil && c.keyField != nil {
+			// &Lock{key: name, value: name}: the value is the key.
+			if kx := litField(t.info, a.lit, c.keyField); kx != nil {
+				inner.key = t.res.Env(a.fd).Of(kx).Exact
+			}
+		}
+		var w val
+		if a.idx >= 0 {
+			call, ok := ast.Unparen(a.rhs).(*ast.CallExpr)
+			if !ok {
+				return unknown
+			}
+			w = t.call(call, a.idx, inner)
+		} else {
+			w = t.eval(a.rhs, inner)
+		}
+		if a.fd != c.fd && w.at == nil {
+			w.at = a.rhs
+		}
+		out = out.or(w)
+		if out.k&kUnknown != 0 {
+			return unknown
+		}
+	}
+	return out
+}
+
+// litField returns the expression a struct literal gives field f.
+func litField(info *types.Info, lit *ast.CompositeLit, f *types.Var) ast.Expr {
+	st, ok := typeOf(info, lit).Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for i, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && info.Uses[id] == f {
+				return kv.Value
+			}
+		} else if i < st.NumFields() && st.Field(i) == f {
+			return elt
+		}
+	}
+	return nil
+}
+
+// call traces the result idx (-1: the only one) of a call.
+func (t *tracer) call(call *ast.CallExpr, idx int, c ctx) val {
+	if tv, ok := t.info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
+		return t.eval(call.Args[0], c) // a conversion
+	}
+	args := func() val {
+		out := val{}
+		for _, a := range call.Args {
+			out = out.or(t.eval(a, c))
+		}
+		return out
+	}
+	switch fn := typeutil.Callee(t.info, call).(type) {
+	case *types.Builtin:
+		switch fn.Name() {
+		case "len", "cap", "make":
+			return val{k: kNeutral}
+		case "append":
+			return args()
+		}
+		return unknown
+	case *types.Func:
+		return t.funcCall(call, fn, idx, c, args)
+	}
+	return unknown
+}
+
+func (t *tracer) funcCall(call *ast.CallExpr, fn *types.Func, idx int, c ctx, args func() val) val {
+	if fn.Pkg() == nil {
+		return unknown
+	}
+	recv := func() val {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			return t.eval(sel.X, c)
+		}
+		return unknown
+	}
+	sig := fn.Type().(*types.Signature)
+	path, name := fn.Pkg().Path(), fn.Name()
+	switch {
+	case path == "time" && sig.Recv() == nil:
+		switch name {
+		case "Now":
+			return val{k: kTime}
+		case "Since", "Until":
+			return val{k: kNeutral}
+		}
+		return unknown
+	case path == "time" && isDuration(sig.Recv().Type()):
+		return val{k: kNeutral}
+	case path == "time" && isTime(sig.Recv().Type()):
+		// t.Unix(), t.Add(ttl).UnixNano(), t.Format(layout): as t.
+		r := recv()
+		if r.k&kTime == 0 {
+			return unknown
+		}
+		return r.or(args())
+	case path == "os":
+		switch name {
+		case "Hostname":
+			if idx <= 0 {
+				return val{k: kHost}
+			}
+		case "Getpid", "Getppid":
+			return val{k: kPID}
+		}
+		return unknown
+	case isMathRand(path):
+		if idx <= 0 {
+			return val{k: kMathRand}
+		}
+		return unknown
+	case transparent(fn):
+		if sig.Recv() != nil && recv().k&kUnknown != 0 && path != "encoding/base64" && path != "encoding/base32" {
+			return unknown
+		}
+		return args()
+	}
+	if fd := t.declOf[fn.Origin()]; fd != nil {
+		if idx < 0 {
+			idx = 0
+		}
+		r := t.returns(fd, idx)
+		if r.at == nil && r.k.weak() && fd != c.fd {
+			r.at = call
+		}
+		return r
+	}
+	var f weakFact
+	if t.pass.ImportObjectFact(fn.Origin(), &f) {
+		if idx < 0 {
+			idx = 0
+		}
+		if idx < len(f.Results) && kind(f.Results[idx]).weak() {
+			return val{k: kind(f.Results[idx]), konst: f.Const}
+		}
+	}
+	return unknown
+}
+
+func isTime(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
+}
+
+// returns traces result idx of a function declared in this package over
+// all its return statements.
+func (t *tracer) returns(fd *ast.FuncDecl, idx int) val {
+	k := retKey{fd, idx}
+	if v, ok := t.rets[k]; ok {
+		if v == nil {
+			return unknown // recursion
+		}
+		return *v
+	}
+	t.rets[k] = nil
+	out := val{}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if out.k&kUnknown != 0 {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+			c := ctx{fd: fd}
+			switch {
+			case idx < len(n.Results) && len(n.Results) > 1 || len(n.Results) == 1 && idx == 0 && !isTuple(t.info, n.Results[0]):
+				out = out.or(t.eval(n.Results[idx], c))
+			case len(n.Results) == 1:
+				call, ok := ast.Unparen(n.Results[0]).(*ast.CallExpr)
+				if !ok {
+					out = unknown
+					return false
+				}
+				out = out.or(t.call(call, idx, c))
+			default:
+				out = unknown // bare return of named results
+			}
+		}
+		return true
+	})
+	if !found {
+		out = unknown
+	}
+	t.rets[k] = &out
+	return out
+}
+
+func isTuple(info *types.Info, e ast.Expr) bool {
+	_, ok := info.TypeOf(e).(*types.Tuple)
+	return ok
+}

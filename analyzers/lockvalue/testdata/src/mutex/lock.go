@@ -1,0 +1,15 @@
+package mutex
+
+import "context"
+
+func (m *Mutex) Lock(ctx context.Context) (bool, error) {
+	return m.rdb.SetNX(ctx, m.key, m.value, m.ttl).Result() // want `lock m.key stores the hostname and the process ID as its value`
+}
+
+func (o *Owner) Lock(ctx context.Context) bool {
+	return o.rdb.SetNX(ctx, o.key, o.owner, 0).Val() // want `lock o.key stores the lock key itself as its value`
+}
+
+func (s *Safe) Lock(ctx context.Context) bool {
+	return s.rdb.SetNX(ctx, s.key, s.token, 0).Val()
+}

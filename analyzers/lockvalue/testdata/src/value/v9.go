@@ -1,0 +1,196 @@
+package value
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"math/rand"
+	"os"
+	"strconv"
+	"time"
+
+	gofrs "github.com/gofrs/uuid"
+	"github.com/google/uuid"
+	"github.com/locklint/locklint/safelock"
+	"github.com/redis/go-redis/v9"
+)
+
+var rdb = redis.NewClient(&redis.Options{})
+
+const ttl = 10 * time.Second
+
+const lockedValue = "locked"
+
+func constantOne(ctx context.Context, id string) {
+	if !rdb.SetNX(ctx, "lock:"+id, "1", ttl).Val() { // want `lock "lock:"\+id stores the constant "1" as its value, which cannot tell one holder from another: every holder stores the same value.*safelock.NewToken\(\)`
+		return
+	}
+	defer rdb.Del(ctx, "lock:"+id)
+}
+
+func constantInt(ctx context.Context, key string) {
+	rdb.SetNX(ctx, key, 1, ttl) // want `lock key stores the constant 1 as its value`
+	rdb.Del(ctx, key)
+}
+
+func constantBool(ctx context.Context, key string) {
+	rdb.SetArgs(ctx, key, true, redis.SetArgs{Mode: "NX", TTL: ttl}) // want `lock key stores the constant true as its value`
+	rdb.Unlink(ctx, key)
+}
+
+// A named constant: reported, no fix (the constant may be used elsewhere).
+func constantNamed(ctx context.Context, key string) {
+	rdb.SetNX(ctx, key, lockedValue, ttl) // want `lock key stores the constant "locked" as its value`
+	rdb.Del(ctx, key)
+}
+
+// The constant is compared on release: replacing it alone would break the
+// release, so no fix.
+func constantCompared(ctx context.Context, key string) {
+	rdb.SetNX(ctx, key, "1", ttl) // want `lock key stores the constant "1" as its value`
+	rdb.Eval(ctx, `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`, []string{key}, "1")
+}
+
+func theKey(ctx context.Context, name string) {
+	key := "lock:" + name
+	rdb.SetNX(ctx, key, key, ttl) // want `lock key stores the lock key itself as its value`
+	rdb.Del(ctx, key)
+}
+
+func timestamp(ctx context.Context, key string) {
+	rdb.SetNX(ctx, key, time.Now().UnixNano(), ttl) // want `lock key stores a timestamp as its value.*holders that acquire within the same tick store the same value`
+	rdb.Del(ctx, key)
+}
+
+// The classic "expiry time as value" lock.
+func expiryAsValue(ctx context.Context, key string) {
+	expires := time.Now().Add(ttl).Unix() + 1
+	rdb.SetNX(ctx, key, expires, 0) // want `lock key stores a timestamp as its value`
+	rdb.Del(ctx, key)
+}
+
+func timeString(ctx context.Context, key string) {
+	now := time.Now()
+	rdb.SetNX(ctx, key, now.Format(time.RFC3339Nano), ttl) // want `lock key stores a timestamp as its value`
+	rdb.Del(ctx, key)
+}
+
+func hostAndPID(ctx context.Context, key string) error {
+	host, err := os.Hostname()
+	if err != nil {
+		return err
+	}
+	owner := fmt.Sprintf("%s-%d", host, os.Getpid())
+	rdb.SetNX(ctx, key, owner, ttl) // want `lock key stores the hostname and the process ID as its value.*every goroutine of the process`
+	return rdb.Del(ctx, key).Err()
+}
+
+func pidOnly(ctx context.Context, key string) {
+	rdb.SetNX(ctx, key, strconv.Itoa(os.Getpid()), ttl) // want `lock key stores the process ID as its value`
+	rdb.Del(ctx, key)
+}
+
+func mathRand(ctx context.Context, key string) {
+	tok := strconv.FormatInt(rand.Int63(), 16)
+	rdb.SetNX(ctx, key, tok, ttl) // want `lock key stores math/rand output as its value.*processes seeded alike draw the same values`
+	rdb.Del(ctx, key)
+}
+
+const letters = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+// A random string drawn letter by letter from math/rand.
+func randString(n int) string { // want randString:`weak value: result 0 is math/rand output`
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = letters[rand.Intn(len(letters))]
+	}
+	return string(b)
+}
+
+func mathRandHelper(ctx context.Context, key string) {
+	rdb.SetNX(ctx, key, randString(16), ttl) // want `lock key stores math/rand output as its value`
+	rdb.Del(ctx, key)
+}
+
+func mathRandRead(ctx context.Context, key string) {
+	b := make([]byte, 16)
+	rand.Read(b)
+	rdb.SetNX(ctx, key, hex.EncodeToString(b), ttl) // want `lock key stores math/rand output as its value`
+	rdb.Del(ctx, key)
+}
+
+// Renewed elsewhere, never deleted: still a lock.
+func renewedOnly(ctx context.Context, key string) {
+	rdb.SetNX(ctx, key, "1", ttl) // want `lock key stores the constant "1"`
+	go rdb.Expire(ctx, key, ttl)
+}
+
+// Negatives: unique values.
+
+func cryptoRand(ctx context.Context, key string) {
+	b := make([]byte, 16)
+	if _, err := crand.Read(b); err != nil {
+		return
+	}
+	rdb.SetNX(ctx, key, hex.EncodeToString(b), ttl)
+	rdb.Del(ctx, key)
+}
+
+func googleUUID(ctx context.Context, key string) {
+	rdb.SetNX(ctx, key, uuid.NewString(), ttl)
+	rdb.SetNX(ctx, key, uuid.New().String(), ttl)
+	rdb.Del(ctx, key)
+}
+
+func gofrsUUID(ctx context.Context, key string) {
+	u, _ := gofrs.NewV4()
+	rdb.SetNX(ctx, key, u.String(), ttl)
+	rdb.Del(ctx, key)
+}
+
+func safelockToken(ctx context.Context, key string) {
+	rdb.SetNX(ctx, key, safelock.NewToken(), ttl)
+	rdb.Del(ctx, key)
+}
+
+// Host, PID and a random part: one unique part makes the whole unique.
+func hostPIDUUID(ctx context.Context, key string) {
+	host, _ := os.Hostname()
+	rdb.SetNX(ctx, key, fmt.Sprintf("%s:%d:%s", host, os.Getpid(), uuid.NewString()), ttl)
+	rdb.Del(ctx, key)
+}
+
+// Passed in by the caller: unknown.
+func fromCaller(ctx context.Context, key, token string) {
+	rdb.SetNX(ctx, key, token, ttl)
+	rdb.Del(ctx, key)
+}
+
+// A parameter reassigned still starts as the caller's value.
+func paramReassigned(ctx context.Context, key, token string) {
+	if token == "" {
+		token = "1"
+	}
+	rdb.SetNX(ctx, key, token, ttl)
+	rdb.Del(ctx, key)
+}
+
+// Deduplication and idempotency markers are never released.
+func dedup(ctx context.Context, eventID string) bool {
+	return rdb.SetNX(ctx, "seen:"+eventID, 1, 24*time.Hour).Val()
+}
+
+func idempotent(ctx context.Context, reqID string) bool {
+	if !rdb.SetNX(ctx, "idem:"+reqID, "1", 0).Val() {
+		return false
+	}
+	rdb.Expire(ctx, "idem:"+reqID, 24*time.Hour)
+	return true
+}
+
+// A plain SET cache with a constant is no lock.
+func cache(ctx context.Context) {
+	rdb.Set(ctx, "cache:flag", "1", time.Minute)
+	rdb.Del(ctx, "cache:flag")
+}
