@@ -31,11 +31,11 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	for _, l := range res.Locks {
 		for _, acq := range l.Acquires {
-			if !acq.NoTTL || acq.Judged {
+			if !acq.NoTTL || acq.Judged || lifecycle.IsTestFile(pass.Fset, acq.Pos()) {
 				continue
 			}
 			if exp := laterExpire(l, acq); exp != nil {
-				if exp.Judged || atomicTogether(acq, exp) {
+				if atomicTogether(acq, exp) {
 					continue
 				}
 				pass.Report(analysis.Diagnostic{

@@ -31,7 +31,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, l := range res.Locks {
 		acq := l.Acquires[0]
 		for _, op := range l.Ops {
-			if op.Kind != lifecycle.Delete || op.Checked || op.Judged || seen[op.Call] {
+			if op.Kind != lifecycle.Delete || op.Checked || op.Judged || seen[op.Call] || lifecycle.IsTestFile(pass.Fset, op.Pos()) {
 				continue
 			}
 			seen[op.Call] = true

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -89,8 +90,9 @@ type Op struct {
 	// rules reported any defect there; do not report it again here.
 	Judged bool
 
-	lock *Lock
-	fact int // index in the enclosing function's FuncFact, or -1
+	lock   *Lock
+	fact   int // index in the enclosing function's FuncFact, or -1
+	viaIdx int // index of the summarised op in Via's FuncFact
 }
 
 // Pos is where the op happens in this package.
@@ -404,7 +406,7 @@ func (b *builder) opsOf(fd *ast.FuncDecl) []*Op {
 		for i, a := range c.Call.Args {
 			args[i] = env.Of(a)
 		}
-		for _, fo := range f.Ops {
+		for i, fo := range f.Ops {
 			key := fo.key().Subst(args)
 			if !key.Known() {
 				continue
@@ -412,7 +414,7 @@ func (b *builder) opsOf(fd *ast.FuncDecl) []*Op {
 			op := &Op{
 				Kind: fo.Kind, Command: fo.Command, Key: key,
 				TTL: fo.TTL, NoTTL: fo.NoTTL, Checked: fo.Checked,
-				Call: c.Call, In: c.In, Via: fn, ViaWhere: fo.Where, Judged: fo.InLock, fact: -1,
+				Call: c.Call, In: c.In, Via: fn, ViaWhere: fo.Where, Judged: fo.InLock, fact: -1, viaIdx: i,
 			}
 			if p := fo.key().Param(); p >= 0 && p < len(c.Call.Args) {
 				op.KeyExpr = c.Call.Args[p]
@@ -655,6 +657,35 @@ func (b *builder) joinLocks() {
 		}
 	}
 	b.joinByParam(all)
+	b.judgeLocalHelpers(all)
+}
+
+// judgeLocalHelpers marks ops summarised from a helper of this package as
+// Judged when the helper's own op is part of a lock: the defect is at the
+// helper, reported once there, not at every call.
+func (b *builder) judgeLocalHelpers(all []located) {
+	for _, a := range all {
+		op := a.op
+		if op.Via == nil || op.Judged {
+			continue
+		}
+		fd := b.declOf[op.Via]
+		if fd == nil {
+			continue
+		}
+		for _, inner := range b.ops[fd] {
+			if inner.fact == op.viaIdx && inner.lock != nil && (inner.Kind != Acquire || len(inner.lock.Ops) > 0) {
+				op.Judged = true
+				break
+			}
+		}
+	}
+}
+
+// IsTestFile reports whether pos is in a _test.go file. Rules stay silent
+// there: tests delete and overwrite lock keys on purpose to set up cases.
+func IsTestFile(fset *token.FileSet, pos token.Pos) bool {
+	return strings.HasSuffix(fset.Position(pos).Filename, "_test.go")
 }
 
 // located is an op with its function.

@@ -10,7 +10,7 @@ import (
 func isGoRedis(path string) bool {
 	switch path {
 	case "github.com/go-redis/redis", "github.com/go-redis/redis/v7",
-		"github.com/go-redis/redis/v8", "github.com/redis/go-redis/v9":
+		"github.com/go-redis/redis/v8", "github.com/go-redis/redis/v9", "github.com/redis/go-redis/v9":
 		return true
 	}
 	return false
