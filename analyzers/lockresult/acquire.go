@@ -1,0 +1,110 @@
+package lockresult
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/locklint/locklint/analyzers/internal/locklib"
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
+)
+
+// signal says how an acquire reports that someone else holds the lock.
+type signal int
+
+const (
+	// byError: a failed acquire always comes with a non-nil error
+	// (go-redis Do and SetArgs return redis.Nil, redigo's redis.String
+	// returns ErrNil, the lock libraries return an error), so checking
+	// the error is enough.
+	byError signal = iota + 1
+	// byValue: a held lock comes back as false, 0 or a nil reply with a
+	// nil error (go-redis SetNX, redigo's raw reply, SETNX), so the value
+	// must be looked at.
+	byValue
+)
+
+// acquire is one call that tries to take a lock, and what it returns.
+type acquire struct {
+	call   *ast.CallExpr // the Go call whose results say whether it worked
+	name   string        // for messages: "SetNX", "SET NX", "redsync Mutex.Lock"
+	signal signal
+	// Result positions: okAt is the bool (true = acquired), replyAt the
+	// raw reply (nil = not acquired), handleAt the lock handle (nil = not
+	// acquired), errAt the error; -1 when absent.
+	okAt, replyAt, handleAt, errAt int
+	// cmd is the Redis command for raw acquires, nil for libraries.
+	cmd *redismodel.Command
+	// lib is set for lock-library acquires.
+	lib bool
+}
+
+// rawAcquire describes a raw NX acquire sent by cmd, or nil when its
+// result is not simply the call's results (scripts, pipelines, Send).
+func rawAcquire(info *types.Info, cmd *redismodel.Command) *acquire {
+	if !cmd.AcquiresNX() || cmd.Script != nil || cmd.In.Multi || cmd.In.Pipeline {
+		return nil
+	}
+	a := &acquire{call: cmd.Call, cmd: cmd, okAt: -1, replyAt: -1, handleAt: -1, errAt: -1}
+	switch cmd.Client {
+	case redismodel.GoRedis:
+		// The call returns a *Cmd; its methods give the outcome.
+		a.name = cmd.Method.Name()
+		switch cmd.Method.Name() {
+		case "SetNX":
+			a.signal = byValue // *BoolCmd: false with a nil error when held
+		case "SetArgs", "Do":
+			a.signal = byError // redis.Nil when held
+			if cmd.Method.Name() == "Do" {
+				a.name = "Do(" + cmd.Name + " NX)"
+			}
+		default:
+			return nil
+		}
+		return a
+	case redismodel.Redigo:
+		switch cmd.Method.Name() {
+		case "Do", "DoContext", "DoWithTimeout":
+		default:
+			return nil // Send: the reply comes later
+		}
+		a.name = cmd.Name
+		if cmd.Name == "SET" {
+			a.name = "SET NX"
+		}
+		a.signal = byValue // a nil reply (SET NX) or 0 (SETNX) with a nil error
+		a.replyAt, a.errAt = 0, 1
+		return a
+	case redismodel.Rueidis:
+		// cmd.Call is Build(); the result is that of the Do it is passed to.
+		a.name = "SET NX"
+		a.signal = byError // rueidis.Nil when held
+		if cmd.Name == "SETNX" {
+			a.signal = byValue
+		}
+		return a
+	}
+	return nil
+}
+
+// libAcquire describes a lock-library acquire (safelock TryAcquire and
+// Acquire, redsync Mutex.Lock and friends, bsm/redislock Obtain,
+// rueidislock WithContext), or nil. safelock's Do runs the section itself
+// and is not an acquire whose result the caller handles.
+func libAcquire(info *types.Info, call *ast.CallExpr) *acquire {
+	c := locklib.Classify(info, call)
+	if c == nil || c.Role != locklib.Acquire || c.Fn != nil {
+		return nil
+	}
+	results := c.Method.Type().(*types.Signature).Results()
+	if results.Len() == 0 {
+		return nil
+	}
+	a := &acquire{
+		call: call, name: c.Name(), signal: byError, lib: true,
+		okAt: -1, replyAt: -1, handleAt: c.Handle, errAt: results.Len() - 1,
+	}
+	if c.Lib == locklib.Rueidislock {
+		a.handleAt = -1 // the context and cancel func are never nil-checked
+	}
+	return a
+}

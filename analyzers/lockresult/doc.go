@@ -1,0 +1,87 @@
+// Package lockresult defines an Analyzer that reports lock acquires whose
+// outcome is ignored.
+//
+// # Analyzer lockresult
+//
+// lockresult: report lock acquires whose result is ignored
+//
+// An acquire can fail: another owner holds the lock, or Redis is down.
+// The analyzer reports
+//
+//   - an acquire whose result is thrown away: rdb.SetNX(...) as a
+//     statement, _ = ..., _, _ = ....Result(), conn.Do("SET", k, v, "NX",
+//     ...) as a statement, a rueidis Do(SET NX) whose result is dropped;
+//   - an acquire where only the error is checked although a held lock is
+//     reported without one: go-redis SetNX returns false and a nil error,
+//     redigo's Do returns a nil reply (SET NX) or 0 (SETNX) and a nil error;
+//     also a bool or reply that is only logged;
+//   - a failure branch that falls through into the critical section:
+//     if !ok { log.Print("busy") } followed by the work, found on the
+//     control-flow graph (if, else, switch on ok or err, errors.Is, nil
+//     checks on the reply or lock);
+//   - a release (DEL, EXPIRE) of the same lock reached on the path where
+//     the acquire failed: it deletes or extends the lock another owner
+//     holds;
+//   - lock libraries: the error of safelock Locker.TryAcquire/Acquire,
+//     redsync Mutex.Lock/LockContext/TryLock, bsm/redislock Obtain and
+//     rueidislock WithContext discarded (a lease or lock kept with the error
+//     dropped is accepted when it is checked for nil), or a failure branch
+//     that falls through.
+//
+// Not reported: go-redis Do and SetArgs with NX, redigo's redis.String
+// around SET NX and rueidis SET NX whose error is checked (a held lock
+// comes back as redis.Nil, ErrNil or rueidis.Nil); ok, _ := SetNX(...)
+// followed by a check of ok (an error also gives false); results returned
+// to the caller or stored; SET NX used as a set-once value (a key never
+// released or renewed, not named lock or mutex, set outside a function
+// named like a lock); a failure branch that sets a flag or an error before
+// falling through.
+//
+// # Why it matters
+//
+//	t0  worker A: SET lock:job A NX PX 30000   -> OK, A holds the lock
+//	t1  worker B: SET lock:job B NX PX 30000   -> nil, nil error: B does not hold it
+//	t1  worker B: err == nil, so it runs the job anyway
+//	t2  A and B both write the same rows; B's DEL lock:job removes A's lock,
+//	    so a third worker gets in too
+//
+// # Bad
+//
+//	rdb.SetNX(ctx, key, token, ttl)                       // result dropped
+//
+//	if err := rdb.SetNX(ctx, key, token, ttl).Err(); err != nil {
+//		return err                                        // false is not an error
+//	}
+//
+//	ok, err := rdb.SetNX(ctx, key, token, ttl).Result()
+//	if err != nil || !ok {
+//		log.Printf("lock busy: %v", err)                  // and then goes on
+//	}
+//	defer rdb.Del(ctx, key)
+//	process()
+//
+//	_ = mutex.Lock()                                      // redsync
+//
+// # Good
+//
+//	ok, err := rdb.SetNX(ctx, key, token, ttl).Result()
+//	if err != nil {
+//		return err
+//	}
+//	if !ok {
+//		return ErrBusy
+//	}
+//
+//	lease, err := safelock.New(rdb).TryAcquire(ctx, key, ttl)
+//	if errors.Is(err, safelock.ErrNotAcquired) {
+//		return ErrBusy
+//	}
+//
+// # Fix
+//
+// There is no suggested fix: what to do when the lock is busy (return an
+// error, skip the work, retry) is the caller's decision. Check both the
+// error and the value, stop on failure, or use safelock.Locker.TryAcquire,
+// which returns ErrNotAcquired when another owner holds the lock (and
+// Locker.Acquire to wait for it).
+package lockresult

@@ -1,0 +1,267 @@
+package lockresult
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/cfg"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// failed says which part of an outcome signals failure on a path.
+type failed int
+
+const (
+	failValue failed = 1 << iota // ok false, reply nil, handle nil
+	failErr                      // err != nil
+)
+
+// flow answers path questions about one acquire on its function's CFG.
+type flow struct {
+	info    *types.Info
+	g       *cfg.CFG
+	out     outcome
+	a       *acquire
+	cases   map[*ast.CaseClause]*ast.SwitchStmt
+	kills   map[*types.Var]bool // assigning these ends a path: the outcome is renewed
+	release func(ast.Node) ast.Node
+}
+
+// failEdge returns which successor of a condition block is taken when
+// the acquire failed (0 for the true edge, 1 for the false edge), and
+// what the condition tested; -1 when the condition is not about the
+// outcome.
+func (f *flow) failEdge(b *cfg.Block) (int, failed) {
+	if len(b.Succs) != 2 || len(b.Nodes) == 0 {
+		return -1, 0
+	}
+	cond, ok := b.Nodes[len(b.Nodes)-1].(ast.Expr)
+	if !ok {
+		return -1, 0
+	}
+	if cc, ok := b.Stmt.(*ast.CaseClause); ok {
+		if sw := f.cases[cc]; sw != nil && sw.Tag != nil {
+			return f.compare(sw.Tag, token.EQL, cond)
+		}
+	}
+	return f.test(cond)
+}
+
+func (f *flow) test(e ast.Expr) (int, failed) {
+	e = ast.Unparen(e)
+	switch e := e.(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			edge, what := f.test(e.X)
+			if edge >= 0 {
+				edge = 1 - edge
+			}
+			return edge, what
+		}
+	case *ast.BinaryExpr:
+		if e.Op == token.EQL || e.Op == token.NEQ {
+			if edge, what := f.compare(e.X, e.Op, e.Y); edge >= 0 {
+				return edge, what
+			}
+			return f.compare(e.Y, e.Op, e.X)
+		}
+	case *ast.CallExpr:
+		// errors.Is(err, X) / errors.As(err, &t): true means it failed.
+		fn, _ := typeutil.Callee(f.info, e).(*types.Func)
+		if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && (fn.Name() == "Is" || fn.Name() == "As") &&
+			len(e.Args) > 0 && f.out.err.matches(f.info, e.Args[0]) {
+			return 0, failErr
+		}
+	}
+	if f.out.ok.matches(f.info, e) {
+		return 1, failValue
+	}
+	return -1, 0
+}
+
+// compare evaluates x op y where x may be an outcome operand.
+func (f *flow) compare(x ast.Expr, op token.Token, y ast.Expr) (int, failed) {
+	eq := op == token.EQL
+	edge := func(failWhenEqual bool) int {
+		if failWhenEqual == eq {
+			return 0
+		}
+		return 1
+	}
+	tv := f.info.Types[y]
+	isNil := tv.IsNil()
+	switch {
+	case f.out.err.matches(f.info, x):
+		if isNil {
+			return edge(false), failErr // err != nil fails
+		}
+		if eq {
+			return 0, failErr // err == redis.Nil fails
+		}
+		return -1, 0
+	case f.out.handle.matches(f.info, x), f.out.reply.matches(f.info, x):
+		if isNil {
+			return edge(true), failValue
+		}
+		if tv.Value == nil {
+			return -1, 0
+		}
+		switch tv.Value.Kind() {
+		case constant.String:
+			if constant.StringVal(tv.Value) == "OK" {
+				return edge(false), failValue
+			}
+			if constant.StringVal(tv.Value) == "" {
+				return edge(true), failValue
+			}
+		case constant.Int:
+			if n, ok := constant.Int64Val(tv.Value); ok && (n == 0 || n == 1) {
+				return edge(n == 0), failValue
+			}
+		}
+	case f.out.ok.matches(f.info, x):
+		if tv.Value != nil && tv.Value.Kind() == constant.Bool {
+			return edge(!constant.BoolVal(tv.Value)), failValue
+		}
+	}
+	return -1, 0
+}
+
+// follows reports whether a path on which what failed must take the
+// failure edge of a condition that tested tested. An error implies a
+// failed value (go-redis, redigo and the libraries return a zero value
+// with an error); a failed value does not imply an error unless the
+// acquire signals by error.
+func (f *flow) follows(what, tested failed) bool {
+	if what&tested != 0 {
+		return true
+	}
+	return what == failErr || f.a.signal == byError
+}
+
+// search walks from the failure edge of cond block b. It returns the first
+// release of the same lock reached, and — when the failure branch falls
+// through to the code after its if statement (join) — the first
+// non-trivial call reached after the join.
+func (f *flow) search(b *cfg.Block, edge int, what failed, join *cfg.Block) (release, call ast.Node) {
+	type state struct {
+		blk    *cfg.Block
+		joined bool
+	}
+	seen := map[state]bool{}
+	work := []state{{b.Succs[edge], false}}
+	for len(work) > 0 {
+		s := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		if s.blk == join && join != nil {
+			s.joined = true
+		}
+		stop := false
+		for _, n := range s.blk.Nodes {
+			if f.assigns(n) {
+				stop = true
+				break
+			}
+			if release == nil {
+				release = f.release(n)
+			}
+			if s.joined && call == nil {
+				call = f.firstCall(n)
+			}
+		}
+		if stop {
+			continue
+		}
+		if e, tested := f.failEdge(s.blk); e >= 0 && f.follows(what, tested) {
+			work = append(work, state{s.blk.Succs[e], s.joined})
+			continue
+		}
+		for _, succ := range s.blk.Succs {
+			work = append(work, state{succ, s.joined})
+		}
+	}
+	return release, call
+}
+
+// assigns reports whether n assigns an outcome variable.
+func (f *flow) assigns(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+					if v, ok := f.info.ObjectOf(id).(*types.Var); ok && f.kills[v] {
+						found = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// firstCall returns the first call in n that does real work: not logging,
+// formatting, errors, time, metrics or a call through a func variable.
+func (f *flow) firstCall(n ast.Node) ast.Node {
+	var found ast.Node
+	ast.Inspect(n, func(x ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false // not run here
+		case *ast.CallExpr:
+			if !f.trivial(x) {
+				found = x
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+var trivialPkgs = map[string]bool{
+	"log": true, "log/slog": true, "fmt": true, "errors": true, "time": true, "strings": true,
+	"strconv": true, "context": true, "sync/atomic": true, "sync": true, "os": true,
+	"github.com/sirupsen/logrus": true, "go.uber.org/zap": true, "github.com/rs/zerolog": true,
+	"github.com/rs/zerolog/log": true, "github.com/prometheus/client_golang/prometheus": true,
+}
+
+func (f *flow) trivial(call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(f.info, call).(*types.Func)
+	if !ok {
+		return true // builtins, conversions, func variables: cannot tell
+	}
+	if fn.Pkg() == nil || trivialPkgs[fn.Pkg().Path()] {
+		return true
+	}
+	name := fn.Name()
+	for _, p := range []string{"Print", "Log", "Info", "Debug", "Warn", "Error", "Fatal", "Trace", "With", "Inc", "Observe", "Set", "Add", "Record"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	// Methods on the outcome itself (err.Error()) are not the section.
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if f.out.err.matches(f.info, sel.X) || f.out.ok.matches(f.info, sel.X) {
+			return true
+		}
+	}
+	return false
+}

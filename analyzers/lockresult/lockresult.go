@@ -1,0 +1,424 @@
+package lockresult
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/ctrlflow"
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/cfg"
+
+	"github.com/locklint/locklint/analyzers/internal/docs"
+	"github.com/locklint/locklint/analyzers/internal/fixes"
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+	"github.com/locklint/locklint/analyzers/internal/locklib"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports lock acquires whose outcome is ignored.
+var Analyzer = &analysis.Analyzer{
+	Name:             "lockresult",
+	Doc:              docs.Extract(doc, "lockresult"),
+	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/lockresult/doc.go",
+	Requires:         []*analysis.Analyzer{lifecycle.Analyzer, ctrlflow.Analyzer},
+	Run:              run,
+	RunDespiteErrors: true,
+}
+
+const instead = "safelock.Locker.TryAcquire, which returns ErrNotAcquired when another owner holds the lock"
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
+	if len(res.Calls) == 0 && !locklib.ImportsLib(pass.Pkg) {
+		return nil, nil
+	}
+	r := &runner{pass: pass, res: res, cfgs: pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs), cases: map[*ast.CaseClause]*ast.SwitchStmt{}}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sw, ok := n.(*ast.SwitchStmt); ok {
+				for _, c := range sw.Body.List {
+					r.cases[c.(*ast.CaseClause)] = sw
+				}
+			}
+			return true
+		})
+	}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			r.funcDecl(f, fd)
+		}
+	}
+	return nil, nil
+}
+
+type runner struct {
+	pass  *analysis.Pass
+	res   *lifecycle.Result
+	cfgs  *ctrlflow.CFGs
+	cases map[*ast.CaseClause]*ast.SwitchStmt
+}
+
+func (r *runner) funcDecl(file *ast.File, fd *ast.FuncDecl) {
+	info := r.pass.TypesInfo
+	seen := map[*ast.CallExpr]bool{}
+	for _, c := range r.res.Calls[fd] {
+		if c.Cmd == nil {
+			continue
+		}
+		a := rawAcquire(info, c.Cmd)
+		if a == nil {
+			continue
+		}
+		op := r.acquireOp(fd, c.Call)
+		if op == nil || op.Judged || !lockLike(op, fd) {
+			continue
+		}
+		seen[c.Call] = true
+		r.check(file, fd, a, op)
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || seen[call] {
+			return true
+		}
+		if a := libAcquire(info, call); a != nil {
+			r.check(file, fd, a, nil)
+		}
+		return true
+	})
+}
+
+func (r *runner) acquireOp(fd *ast.FuncDecl, call *ast.CallExpr) *lifecycle.Op {
+	for _, op := range r.res.Funcs[fd] {
+		if op.Call == call && op.Kind == lifecycle.Acquire {
+			return op
+		}
+	}
+	return nil
+}
+
+// lockLike reports whether an NX acquire takes a lock rather than
+// writing a set-once value: the key is released or renewed, its name says
+// lock or mutex, or the enclosing function is named like a lock.
+func lockLike(op *lifecycle.Op, fd *ast.FuncDecl) bool {
+	if l := op.Lock(); l != nil && (l.Has(lifecycle.Delete) || l.Has(lifecycle.Expire)) {
+		return true
+	}
+	key := strings.ToLower(op.Key.String())
+	if strings.Contains(key, "lock") || strings.Contains(key, "mutex") {
+		return true
+	}
+	name := strings.ToLower(fd.Name.Name)
+	for _, w := range []string{"lock", "acquire", "mutex", "obtain"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *runner) check(file *ast.File, fd *ast.FuncDecl, a *acquire, op *lifecycle.Op) {
+	info := r.pass.TypesInfo
+	out := outcomeOf(info, file, a)
+	what := a.name
+	if op != nil {
+		what = fmt.Sprintf("%s of %s", a.name, r.keyText(op))
+	}
+	switch out.verdict {
+	case discarded:
+		msg := fmt.Sprintf("the result of %s is discarded: the code goes on whether or not it got the lock", what)
+		if a.lib {
+			msg = fmt.Sprintf("the error of %s is discarded: when the lock is held elsewhere or Redis fails, the code goes on without the lock; check the error and stop on failure", what)
+		} else if a.signal == byValue {
+			msg += " (a lock held by someone else comes back as " + heldAs(a) + " with a nil error)"
+		}
+		if !a.lib {
+			msg += "; check it, or use " + instead
+		}
+		r.pass.Report(analysis.Diagnostic{Pos: a.call.Pos(), End: a.call.End(), Message: msg})
+		return
+	case errOnly:
+		r.pass.Report(analysis.Diagnostic{
+			Pos: a.call.Pos(), End: a.call.End(),
+			Message: fmt.Sprintf("only the error of %s is checked: a lock held by someone else comes back as %s with a nil error, so this code goes on without the lock; %s, or use %s",
+				what, heldAs(a), checkHint(a), instead),
+		})
+		return
+	case checked:
+	default:
+		return
+	}
+	if !r.looked(fd, out, a) {
+		return
+	}
+	r.paths(fd, a, op, out, what)
+}
+
+// looked reports whether the value of a checked outcome is looked at; if
+// not, it reports the acquire and returns false.
+func (r *runner) looked(fd *ast.FuncDecl, out outcome, a *acquire) bool {
+	info := r.pass.TypesInfo
+	if out.errDiscarded {
+		if !comparedWithNil(info, fd.Body, out.handle.v) {
+			r.pass.Report(analysis.Diagnostic{
+				Pos: a.call.Pos(), End: a.call.End(),
+				Message: fmt.Sprintf("the error of %s is discarded and the lock it returns is never checked for nil: when the lock is held elsewhere the code goes on without it (and a nil lock panics on Release); check the error and stop on failure", a.name),
+			})
+			return false
+		}
+		return true
+	}
+	if a.signal != byValue || a.lib {
+		return true
+	}
+	v := out.ok.v
+	if v == nil {
+		v = out.reply.v
+	}
+	if v == nil || !onlyLogged(info, fd.Body, v) {
+		return true
+	}
+	r.pass.Report(analysis.Diagnostic{
+		Pos: a.call.Pos(), End: a.call.End(),
+		Message: fmt.Sprintf("the outcome of %s is only logged, never checked: a lock held by someone else comes back as %s with a nil error, so this code goes on without the lock; %s, or use %s",
+			a.name, heldAs(a), checkHint(a), instead),
+	})
+	return false
+}
+
+// paths looks for failure branches that run the critical section.
+func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outcome, what string) {
+	info := r.pass.TypesInfo
+	g := r.cfgOf(fd, a.call)
+	if g == nil {
+		return
+	}
+	f := &flow{info: info, g: g, out: out, a: a, cases: r.cases, kills: map[*types.Var]bool{}}
+	for _, o := range []operand{out.ok, out.reply, out.handle, out.err} {
+		if o.v != nil {
+			f.kills[o.v] = true
+		}
+	}
+	releases := r.releases(fd, op)
+	f.release = func(n ast.Node) ast.Node {
+		for _, rel := range releases {
+			if n.Pos() <= rel.Pos() && rel.Call.End() <= n.End() {
+				return rel.Call
+			}
+		}
+		return nil
+	}
+	var falls, rels []analysis.Diagnostic
+	seenRel := map[ast.Node]bool{}
+	for _, b := range g.Blocks {
+		edge, tested := f.failEdge(b)
+		if edge < 0 || !b.Live {
+			continue
+		}
+		cond := b.Nodes[len(b.Nodes)-1]
+		if cond.End() <= a.call.Pos() {
+			continue // a retry loop's condition before the acquire
+		}
+		join := r.fallThroughJoin(g, b.Succs[edge])
+		rel, call := f.search(b, edge, tested, join)
+		switch {
+		case call != nil:
+			falls = append(falls, analysis.Diagnostic{
+				Pos: cond.Pos(), End: cond.End(),
+				Message: fmt.Sprintf("when %s fails (%s), this branch falls through into the code that needs the lock: %s runs without it; stop on failure (return, continue), or use %s",
+					what, fixes.Source(r.pass, cond), shortCall(r.pass, call), instead),
+				Related: []analysis.RelatedInformation{
+					{Pos: a.call.Pos(), End: a.call.End(), Message: "the acquire"},
+					{Pos: call.Pos(), End: call.End(), Message: "runs without the lock"},
+				},
+			})
+		case rel != nil && !seenRel[rel]:
+			seenRel[rel] = true
+			rels = append(rels, analysis.Diagnostic{
+				Pos: rel.Pos(), End: rel.End(),
+				Message: fmt.Sprintf("this release of %s also runs when the acquire failed (%s): it deletes or extends the lock another owner holds; stop on failure before releasing, or use %s",
+					r.keyText(op), fixes.Source(r.pass, cond), instead),
+				Related: []analysis.RelatedInformation{
+					{Pos: cond.Pos(), End: cond.End(), Message: "the acquire failed here"},
+				},
+			})
+		}
+	}
+	// A branch that falls through is the defect; the release it reaches
+	// is one of its effects.
+	if len(falls) == 0 {
+		falls = rels
+	}
+	for _, d := range falls {
+		r.pass.Report(d)
+	}
+}
+
+// fallThroughJoin returns the block after an if statement whose then
+// branch is the failure branch, has no else and changes no state (only
+// logs): if the branch falls through, the code after the if is the
+// critical section. nil otherwise.
+func (r *runner) fallThroughJoin(g *cfg.CFG, then *cfg.Block) *cfg.Block {
+	if then.Kind != cfg.KindIfThen {
+		return nil
+	}
+	is, ok := then.Stmt.(*ast.IfStmt)
+	if !ok || is.Else != nil || changesState(is.Body) {
+		return nil
+	}
+	for _, b := range g.Blocks {
+		if b.Kind == cfg.KindIfDone && b.Stmt == is {
+			return b
+		}
+	}
+	return nil
+}
+
+// changesState reports whether a block assigns, sends or increments
+// anything: a flag set on failure may gate the code that follows.
+func changesState(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt, *ast.IncDecStmt, *ast.SendStmt, *ast.GoStmt, *ast.DeferStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// releases lists the unchecked releases and renewals of the same lock in fd.
+func (r *runner) releases(fd *ast.FuncDecl, op *lifecycle.Op) []*lifecycle.Op {
+	if op == nil || op.Lock() == nil {
+		return nil
+	}
+	var out []*lifecycle.Op
+	for _, o := range r.res.Funcs[fd] {
+		if o.Lock() == op.Lock() && (o.Kind == lifecycle.Delete || o.Kind == lifecycle.Expire) && !o.Checked && o.Call != nil {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// cfgOf returns the CFG of the innermost function around call.
+func (r *runner) cfgOf(fd *ast.FuncDecl, call *ast.CallExpr) *cfg.CFG {
+	path, _ := astutil.PathEnclosingInterval(fileOf(r.pass, fd), call.Pos(), call.End())
+	for _, n := range path {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return r.cfgs.FuncLit(n)
+		case *ast.FuncDecl:
+			return r.cfgs.FuncDecl(n)
+		}
+	}
+	return nil
+}
+
+// keyText names the lock key as written at the acquire.
+func (r *runner) keyText(op *lifecycle.Op) string {
+	if op.KeyExpr != nil {
+		if s := fixes.Source(r.pass, op.KeyExpr); s != "" && len(s) <= 60 {
+			return s
+		}
+	}
+	return op.Key.String()
+}
+
+func fileOf(pass *analysis.Pass, n ast.Node) *ast.File {
+	return fixes.File(pass, n.Pos())
+}
+
+func heldAs(a *acquire) string {
+	switch {
+	case a.cmd != nil && a.cmd.Name == "SETNX" && a.cmd.Method.Name() != "SetNX":
+		return "0"
+	case a.okAt >= 0, a.cmd != nil && a.cmd.Method.Name() == "SetNX":
+		return "false"
+	}
+	return "a nil reply"
+}
+
+func checkHint(a *acquire) string {
+	switch {
+	case a.cmd != nil && a.cmd.Method.Name() == "SetNX":
+		return "check the bool too (ok, err := ....Result(); if err != nil || !ok { return })"
+	case a.cmd != nil && a.cmd.Name == "SET":
+		return "check the reply (redis.String(conn.Do(...)) returns redis.ErrNil when the lock is held)"
+	}
+	return "check the reply too"
+}
+
+func shortCall(pass *analysis.Pass, n ast.Node) string {
+	call, ok := n.(*ast.CallExpr)
+	if !ok {
+		return "the code"
+	}
+	s := fixes.Source(pass, call.Fun)
+	if s == "" || len(s) > 60 {
+		return "the call"
+	}
+	return s + "(...)"
+}
+
+// comparedWithNil reports whether v is compared with nil in body.
+func comparedWithNil(info *types.Info, body ast.Node, v *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		be, ok := n.(*ast.BinaryExpr)
+		if !ok || found {
+			return !found
+		}
+		for _, pair := range [][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+			if id, ok := ast.Unparen(pair[0]).(*ast.Ident); ok && info.Uses[id] == v && info.Types[pair[1]].IsNil() {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// onlyLogged reports whether every use of v is an argument of a logging
+// or formatting call.
+func onlyLogged(info *types.Info, body ast.Node, v *types.Var) bool {
+	uses, logged := 0, 0
+	var stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		id, ok := n.(*ast.Ident)
+		if !ok || info.Uses[id] != v {
+			return true
+		}
+		uses++
+		if len(stack) >= 2 {
+			if call, ok := stack[len(stack)-2].(*ast.CallExpr); ok && isLogCall(info, call) {
+				logged++
+			}
+		}
+		return true
+	})
+	return uses > 0 && uses == logged
+}
+
+func isLogCall(info *types.Info, call *ast.CallExpr) bool {
+	f := &flow{info: info}
+	return f.trivial(call)
+}

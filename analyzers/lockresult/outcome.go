@@ -1,0 +1,287 @@
+package lockresult
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
+)
+
+// verdict is what the code does with an acquire's outcome.
+type verdict int
+
+const (
+	unknown   verdict = iota // passed on, returned, stored: not judged here
+	discarded                // nothing is looked at
+	errOnly                  // only the error is looked at, and the value is the signal
+	checked                  // the outcome reaches variables or a condition
+)
+
+// outcome is how one acquire's results are received.
+type outcome struct {
+	verdict verdict
+	result  *ast.CallExpr // the call whose results hold the outcome (SetNX(...).Result(), redis.String(conn.Do(...)))
+	stmt    ast.Node      // the statement that receives them
+	// Operands that carry the outcome: variables, or the result call
+	// itself when it is used directly in a condition.
+	ok, reply, handle, err operand
+	// errDiscarded: a library acquire whose error went to _.
+	errDiscarded bool
+}
+
+// operand is a variable or an expression that holds part of an outcome.
+type operand struct {
+	v *types.Var
+	e ast.Expr
+}
+
+func (o operand) valid() bool { return o.v != nil || o.e != nil }
+
+// matches reports whether x is the operand.
+func (o operand) matches(info *types.Info, x ast.Expr) bool {
+	x = ast.Unparen(x)
+	if o.e != nil && x == o.e {
+		return true
+	}
+	if id, ok := x.(*ast.Ident); ok && o.v != nil {
+		return info.Uses[id] == o.v
+	}
+	return false
+}
+
+// outcomeOf follows the results of a through method calls on a go-redis
+// *Cmd, redigo's conversion helpers and rueidis's Do, to the statement
+// that receives them.
+func outcomeOf(info *types.Info, file *ast.File, a *acquire) outcome {
+	call := a.call
+	okAt, replyAt, handleAt, errAt := a.okAt, a.replyAt, a.handleAt, a.errAt
+	path, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.End())
+	i := 0
+	for i < len(path) && path[i] != ast.Node(call) {
+		i++
+	}
+	parent := func() ast.Node {
+		if i+1 < len(path) {
+			return path[i+1]
+		}
+		return nil
+	}
+	skipParens := func() {
+		for {
+			if _, ok := parent().(*ast.ParenExpr); !ok {
+				return
+			}
+			i++
+		}
+	}
+	skipParens()
+
+	if a.cmd != nil && a.cmd.Client == redismodel.Rueidis {
+		// Build() is passed to client.Do(ctx, cmd).
+		do, ok := parent().(*ast.CallExpr)
+		if !ok || !isMethod(info, do, "github.com/redis/rueidis", "Do") {
+			return outcome{}
+		}
+		i++
+		call = do
+		skipParens()
+	}
+	if a.cmd != nil && a.cmd.Client != redismodel.Redigo {
+		// The call returns a *Cmd or a RedisResult: look at the method used.
+		sel, ok := parent().(*ast.SelectorExpr)
+		if !ok {
+			if st, ok := parent().(*ast.ExprStmt); ok {
+				return outcome{verdict: discarded, stmt: st}
+			}
+			if as, ok := parent().(*ast.AssignStmt); ok && len(as.Lhs) == 1 && isBlank(as.Lhs[0]) {
+				return outcome{verdict: discarded, stmt: as}
+			}
+			return cmdVariable(info, file, a, parent())
+		}
+		if i+2 >= len(path) {
+			return outcome{}
+		}
+		mcall, ok := path[i+2].(*ast.CallExpr)
+		if !ok || mcall.Fun != sel {
+			return outcome{}
+		}
+		call, i = mcall, i+2
+		skipParens()
+		okAt, replyAt, handleAt, errAt = -1, -1, -1, -1
+		value := func(at int) {
+			if a.signal == byValue {
+				okAt = at
+			} else {
+				replyAt = at
+			}
+		}
+		switch sel.Sel.Name {
+		case "Err", "Error":
+			errAt = 0
+		case "Result", "AsBool", "ToString", "AsInt64":
+			value(0)
+			errAt = 1
+		case "Val":
+			value(0)
+		default:
+			return outcome{}
+		}
+	} else if a.cmd != nil {
+		// redigo: redis.String(conn.Do(...)) and friends.
+		if conv, ok := parent().(*ast.CallExpr); ok && len(conv.Args) == 1 && ast.Unparen(conv.Args[0]) == ast.Expr(call) {
+			fn, _ := typeutil.Callee(info, conv).(*types.Func)
+			if fn == nil || fn.Pkg() == nil || !isRedigoPath(fn.Pkg().Path()) {
+				return outcome{}
+			}
+			call, i = conv, i+1
+			skipParens()
+			okAt, replyAt, errAt = -1, 0, 1
+			if a.cmd.Name == "SET" {
+				a.signal = byError // nil reply → ErrNil
+			} else if fn.Name() == "Bool" {
+				okAt, replyAt = 0, -1
+			}
+		}
+	}
+
+	out := outcome{result: call}
+	switch p := parent().(type) {
+	case *ast.ExprStmt:
+		out.verdict, out.stmt = discarded, p
+		return out
+	case *ast.AssignStmt:
+		if len(p.Rhs) != 1 {
+			return outcome{}
+		}
+		out.stmt = p
+		at := func(k int) (operand, bool) {
+			if k < 0 || k >= len(p.Lhs) {
+				return operand{}, false
+			}
+			if isBlank(p.Lhs[k]) {
+				return operand{}, true
+			}
+			id, ok := p.Lhs[k].(*ast.Ident)
+			if !ok {
+				return operand{}, false // stored in a field: not judged
+			}
+			v, _ := info.ObjectOf(id).(*types.Var)
+			return operand{v: v}, v != nil
+		}
+		var ok [4]bool
+		out.ok, ok[0] = at(okAt)
+		out.reply, ok[1] = at(replyAt)
+		out.handle, ok[2] = at(handleAt)
+		out.err, ok[3] = at(errAt)
+		for k, at := range []int{okAt, replyAt, handleAt, errAt} {
+			if at >= 0 && !ok[k] {
+				return outcome{}
+			}
+		}
+	case *ast.ReturnStmt, *ast.CallExpr, *ast.CompositeLit, *ast.KeyValueExpr, *ast.SendStmt, *ast.ValueSpec:
+		return outcome{}
+	default:
+		// Used directly in an expression: if !rdb.SetNX(...).Val(), ... != nil.
+		if n := resultCount(info, call); n != 1 {
+			return outcome{}
+		}
+		e := operand{e: call}
+		switch {
+		case okAt == 0:
+			out.ok = e
+		case replyAt == 0:
+			out.reply = e
+		case errAt == 0:
+			out.err = e
+		case handleAt == 0:
+			out.handle = e
+		}
+	}
+	return judge(info, a, out)
+}
+
+// judge decides the verdict from the operands that were kept.
+func judge(info *types.Info, a *acquire, out outcome) outcome {
+	value := out.ok.valid() || out.reply.valid() || out.handle.valid()
+	switch {
+	case !value && !out.err.valid():
+		out.verdict = discarded
+	case a.lib && out.handle.valid() && !out.err.valid():
+		// lease, _ := TryAcquire(...): fine only if the lease is checked for nil.
+		out.errDiscarded = true
+		out.verdict = checked
+	case !value && a.signal == byValue:
+		out.verdict = errOnly
+	default:
+		out.verdict = checked
+	}
+	return out
+}
+
+// cmdVariable handles cmd := rdb.SetNX(...) when every later use of cmd
+// is cmd.Err(): the bool is never read.
+func cmdVariable(info *types.Info, file *ast.File, a *acquire, p ast.Node) outcome {
+	as, ok := p.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || a.signal != byValue {
+		return outcome{}
+	}
+	id, ok := as.Lhs[0].(*ast.Ident)
+	if !ok {
+		return outcome{}
+	}
+	v, _ := info.ObjectOf(id).(*types.Var)
+	if v == nil {
+		return outcome{}
+	}
+	errs, others := 0, 0
+	ast.Inspect(file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if x, ok := ast.Unparen(n.X).(*ast.Ident); ok && info.Uses[x] == v {
+				if n.Sel.Name == "Err" {
+					errs++
+				} else {
+					others++
+				}
+				return false
+			}
+		case *ast.Ident:
+			if info.Uses[n] == v {
+				others++
+			}
+		}
+		return true
+	})
+	if errs == 0 || others > 0 {
+		return outcome{}
+	}
+	return outcome{verdict: errOnly, stmt: as}
+}
+
+func isBlank(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+func isRedigoPath(path string) bool {
+	return path == "github.com/gomodule/redigo/redis" || path == "github.com/garyburd/redigo/redis"
+}
+
+func isMethod(info *types.Info, call *ast.CallExpr, pkg, name string) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == pkg && fn.Name() == name
+}
+
+func resultCount(info *types.Info, call *ast.CallExpr) int {
+	switch t := info.TypeOf(call).(type) {
+	case *types.Tuple:
+		return t.Len()
+	case nil:
+		return 0
+	}
+	return 1
+}
+

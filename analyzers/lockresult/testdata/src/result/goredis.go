@@ -1,0 +1,147 @@
+package result
+
+import (
+	"context"
+	"errors"
+	"log"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var rdb = redis.NewClient(&redis.Options{})
+
+var ErrBusy = errors.New("busy")
+
+func process() {}
+
+func discarded(ctx context.Context, id, token string) {
+	rdb.SetNX(ctx, "lock:"+id, token, time.Minute) // want `the result of SetNX of "lock:"\+id is discarded: the code goes on whether or not it got the lock \(a lock held by someone else comes back as false with a nil error\); check it, or use safelock.Locker.TryAcquire`
+	defer rdb.Del(ctx, "lock:"+id)
+	process()
+}
+
+func blankResult(ctx context.Context, key, token string) {
+	_, _ = rdb.SetNX(ctx, key, token, time.Minute).Result() // want `the result of SetNX of key is discarded`
+	process()
+	rdb.Del(ctx, key)
+}
+
+func errDiscardedStmt(ctx context.Context, key, token string) {
+	rdb.SetNX(ctx, key, token, time.Minute).Err() // want `the result of SetNX of key is discarded`
+	process()
+	rdb.Del(ctx, key)
+}
+
+func onlyErr(ctx context.Context, key, token string) error {
+	if err := rdb.SetNX(ctx, key, token, time.Minute).Err(); err != nil { // want `only the error of SetNX of key is checked: a lock held by someone else comes back as false with a nil error, so this code goes on without the lock; check the bool too`
+		return err
+	}
+	defer rdb.Del(ctx, key)
+	process()
+	return nil
+}
+
+func onlyErrResult(ctx context.Context, key, token string) error {
+	_, err := rdb.SetNX(ctx, key, token, time.Minute).Result() // want `only the error of SetNX of key is checked`
+	if err != nil {
+		return err
+	}
+	defer rdb.Del(ctx, key)
+	process()
+	return nil
+}
+
+func cmdOnlyErr(ctx context.Context, key, token string) error {
+	cmd := rdb.SetNX(ctx, key, token, time.Minute) // want `only the error of SetNX of key is checked`
+	if cmd.Err() != nil {
+		return cmd.Err()
+	}
+	defer rdb.Del(ctx, key)
+	process()
+	return nil
+}
+
+func onlyLogged(ctx context.Context, key, token string) error {
+	ok, err := rdb.SetNX(ctx, key, token, time.Minute).Result() // want `the outcome of SetNX is only logged, never checked`
+	if err != nil {
+		return err
+	}
+	log.Printf("acquired: %v", ok)
+	defer rdb.Del(ctx, key)
+	process()
+	return nil
+}
+
+// The failure branch only logs and falls through.
+func fallsThrough(ctx context.Context, key, token string) error {
+	ok, err := rdb.SetNX(ctx, key, token, time.Minute).Result()
+	if err != nil {
+		return err
+	}
+	if !ok { // want `when SetNX of key fails \(!ok\), this branch falls through into the code that needs the lock: process\(...\) runs without it; stop on failure \(return, continue\), or use safelock.Locker.TryAcquire`
+		log.Println("lock busy, going on")
+	}
+	process()
+	return rdb.Del(ctx, key).Err()
+}
+
+func errFallsThrough(ctx context.Context, key, token string) {
+	ok, err := rdb.SetNX(ctx, key, token, time.Minute).Result()
+	if err != nil { // want `when SetNX of key fails \(err != nil\), this branch falls through`
+		log.Printf("redis: %v", err)
+	}
+	if ok {
+		log.Println("got it")
+	}
+	process()
+	rdb.Del(ctx, key)
+}
+
+// ok is checked, but the unchecked DEL runs on the failure path too.
+func releaseOnFailure(ctx context.Context, key, token string) error {
+	ok, err := rdb.SetNX(ctx, key, token, time.Minute).Result()
+	if err != nil {
+		return err
+	}
+	if ok {
+		process()
+	}
+	rdb.Del(ctx, key) // want `this release of key also runs when the acquire failed \(ok\): it deletes or extends the lock another owner holds`
+	return nil
+}
+
+func switchFallsThrough(ctx context.Context, key, token string) {
+	ok, _ := rdb.SetNX(ctx, key, token, time.Minute).Result()
+	switch {
+	case !ok:
+		log.Println("busy")
+	}
+	defer rdb.Del(ctx, key) // want `this release of key also runs when the acquire failed \(!ok\)`
+	process()
+}
+
+func valInCondition(ctx context.Context, key, token string) {
+	if !rdb.SetNX(ctx, key, token, time.Minute).Val() { // want `when SetNX of key fails`
+		log.Println("busy")
+	}
+	process()
+	rdb.Del(ctx, key)
+}
+
+// Do with NX reports a held lock as redis.Nil: checking err is enough,
+// but dropping it is not.
+func doDiscarded(ctx context.Context, key, token string) {
+	rdb.Do(ctx, "set", key, token, "nx", "px", 30000) // want `the result of Do\(SET NX\) of key is discarded: the code goes on whether or not it got the lock; check it`
+	process()
+	rdb.Del(ctx, key)
+}
+
+func setArgsFallsThrough(ctx context.Context, key, token string) {
+	err := rdb.SetArgs(ctx, key, token, redis.SetArgs{Mode: "NX", TTL: time.Minute}).Err()
+	if errors.Is(err, redis.Nil) { // want `when SetArgs of key fails \(errors.Is\(err, redis.Nil\)\), this branch falls through`
+		log.Println("held elsewhere")
+	}
+	process()
+	rdb.Del(ctx, key)
+}
