@@ -65,6 +65,7 @@ const (
 	NewLocker                 // safelock New/NewRedlock, rueidislock NewLocker
 	AutoRenew                 // safelock WithAutoRenew option
 	Expiry                    // redsync WithExpiry option
+	Option                    // any other With... option of safelock or redsync
 )
 
 // Call is one library call.
@@ -210,6 +211,9 @@ func Classify(info *types.Info, call *ast.CallExpr) *Call {
 		case recv == "" && name == "NewLocker":
 			c.Role = NewLocker
 		}
+	}
+	if c.Role == 0 && recv == "" && strings.HasPrefix(name, "With") && (lib == Safelock || lib == Redsync) {
+		c.Role = Option
 	}
 	if c.Role == 0 {
 		return nil

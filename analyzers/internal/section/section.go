@@ -30,6 +30,7 @@
 package section
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -625,4 +626,16 @@ func within(n, root ast.Node) bool { return root.Pos() <= n.Pos() && n.End() <= 
 func calleeIs(info *types.Info, call *ast.CallExpr, pkgPath, name string) bool {
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == pkgPath && fn.Name() == name
+}
+
+// Describe names the lock for messages: `lock "lock:job:" + * (SET NX)`,
+// `lock name (rueidislock Locker.WithContext)`.
+func (l *Lock) Describe() string {
+	switch {
+	case l.Key.Anchored:
+		return fmt.Sprintf("lock %s (%s)", l.Key, l.How)
+	case l.KeyExpr != nil:
+		return fmt.Sprintf("lock %s (%s)", types.ExprString(l.KeyExpr), l.How)
+	}
+	return "a lock (" + l.How + ")"
 }
