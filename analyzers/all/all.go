@@ -9,6 +9,8 @@ import "github.com/locklint/locklint/analyzers/lockexpiry"
 
 import "github.com/locklint/locklint/analyzers/lockfence"
 
+import "github.com/locklint/locklint/analyzers/locklease"
+
 import "github.com/locklint/locklint/analyzers/lockrelease"
 
 import "github.com/locklint/locklint/analyzers/lockrenew"
@@ -23,6 +25,7 @@ func Analyzers() []*analysis.Analyzer {
 		// Each analyzer package adds itself here, one line each.
 		lockexpiry.Analyzer,
 		lockfence.Analyzer,
+		locklease.Analyzer,
 		lockrelease.Analyzer,
 		lockrenew.Analyzer,
 		lockvalue.Analyzer,

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"go/types"
 	"regexp"
 
 	"golang.org/x/tools/go/analysis"
@@ -130,7 +129,7 @@ func check(pass *analysis.Pass, res *section.Result, s *section.Section, done ma
 			Message: fmt.Sprintf("fencing token taken by a separate %s after acquiring %s: "+
 				"the token is not issued atomically with the lock, and a counter on one Redis can go backwards after a failover, "+
 				"so a stale holder can present a higher token; use safelock.Locker.TryAcquire, whose Lease.Fence() is issued "+
-				"in the same step, and the safelock/fence helpers", homeMade.Cmd.Name, describe(lk)),
+				"in the same step, and the safelock/fence helpers", homeMade.Cmd.Name, lk.Describe()),
 			Related: []analysis.RelatedInformation{{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}},
 		})
 	}
@@ -147,25 +146,15 @@ func check(pass *analysis.Pass, res *section.Result, s *section.Section, done ma
 		msg = fmt.Sprintf("%s under %s never receives the lease's Fence(): if this holder stalls past the TTL "+
 			"(GC pause, slow network), another process takes the lock and this late write still lands; "+
 			"pass Lease.Fence() to the write and check it where it lands (the safelock/fence helpers, or UPDATE ... WHERE ... AND fence < ?)",
-			w.What, describe(lk))
+			w.What, lk.Describe())
 	} else {
 		msg = fmt.Sprintf("%s under %s carries no fencing token: if this holder stalls past the TTL "+
 			"(GC pause, slow network), another process takes the lock and this late write still lands; %s",
-			w.What, describe(lk), useFence)
+			w.What, lk.Describe(), useFence)
 	}
 	pass.Report(analysis.Diagnostic{Pos: w.Call.Pos(), End: w.Call.End(), Message: msg, Related: related})
 }
 
-// describe names the lock for messages: `lock "lock:job" (SET NX)`.
-func describe(lk *section.Lock) string {
-	switch {
-	case lk.Key.Anchored:
-		return fmt.Sprintf("lock %s (%s)", lk.Key, lk.How)
-	case lk.KeyExpr != nil:
-		return fmt.Sprintf("lock %s (%s)", types.ExprString(lk.KeyExpr), lk.How)
-	}
-	return "a lock (" + lk.How + ")"
-}
 
 // onLockKey reports whether a Redis write is on the lock's own key (a
 // renewal or handover, not protected data).

@@ -1,0 +1,83 @@
+// Package locklease defines an Analyzer that reports critical sections
+// that can outlive their Redis lock's lease, and lock-loss signals that
+// are thrown away.
+//
+// # Analyzer locklease
+//
+// locklease: report critical sections that can outlive their lock's TTL
+//
+// A Redis lock is a lease: it lasts its TTL, not until the holder is done.
+// The analyzer looks at the critical section of each lock (from a
+// successful acquire to its release on the control-flow graph, or to the
+// end of the function when the release is deferred) and reports:
+//
+//   - a wait in the section that is longer than the lock's TTL, when
+//     nothing renews the lock: time.Sleep, time.After or time.NewTimer, a
+//     context.WithTimeout (made in the section, or made earlier and passed
+//     to a call in it), a call on an http.Client whose Timeout is longer
+//     than the TTL. Both durations must be constants locklint can
+//     evaluate (directly or through variables assigned once); otherwise
+//     it stays silent. Renewal is safelock.WithAutoRenew or Locker.Do,
+//     Lease.Renew, redsync Mutex.Extend, redislock Lock.Refresh, an
+//     EXPIRE/PEXPIRE or renew script on a raw lock's key anywhere in the
+//     package; rueidislock renews by itself. redsync's TTL comes from
+//     WithExpiry on NewMutex (8s by default).
+//   - a safelock lease that renews itself (WithAutoRenew, Do) in a section
+//     with such a wait, that never watches Lease.Done() or Err() (or, in
+//     Do, never uses the callback's ctx): a renewal can fail, and then the
+//     section goes on without the lock.
+//   - a rueidislock WithContext/TryWithContext/ForceWithContext whose
+//     returned context — cancelled when the lock is lost — is assigned to
+//     "_" while the section keeps using the parent context.
+//
+// Not reported: sections whose lock handle is passed to another function
+// (it may be renewed or watched there); sections that watch Done, Err,
+// Valid or the lock's context; TTLs or waits that are not constants.
+//
+// # Why it matters
+//
+//	t0   worker A: SET lock:sync NX PX 10000       -> OK, A holds the lock
+//	t0   worker A: calls the partner API, http.Client{Timeout: 30s}
+//	t10  the lock expires; worker B: SET lock:sync NX -> OK, B holds it too
+//	t12  B starts the same sync
+//	t25  A's call returns; A writes its (now stale) result over B's work
+//
+// Two processes run the "exclusive" section at once for 15 seconds. A
+// watchdog that renews the lock fixes the TTL, but a renewal can fail
+// (Redis unreachable, a pause longer than the TTL), so long work must
+// also stop when the lease is lost: safelock closes Lease.Done() and
+// cancels the ctx of Locker.Do; rueidislock cancels the context it
+// returns. Dropping that context with "_" keeps the work going after
+// the lock is gone.
+//
+// # Bad
+//
+//	rdb.SetNX(ctx, "lock:sync", token, 10*time.Second)
+//	defer release(ctx, "lock:sync", token)
+//	client := &http.Client{Timeout: 30 * time.Second}
+//	resp, err := client.Do(req)
+//
+//	_, cancel, err := locker.WithContext(ctx, "sync")
+//	defer cancel()
+//	doWork(ctx)
+//
+// # Good
+//
+//	err := locker.Do(ctx, "sync", 10*time.Second, func(ctx context.Context, l *safelock.Lease) error {
+//		req = req.WithContext(ctx) // cancelled when the lease is lost
+//		resp, err := client.Do(req)
+//		...
+//	})
+//
+//	lockCtx, cancel, err := locker.WithContext(ctx, "sync")
+//	defer cancel()
+//	doWork(lockCtx)
+//
+// # Fix
+//
+// No suggested fix: renewing, watching loss and choosing a TTL change how
+// the section behaves when the lock is lost, which only the author can
+// decide. Use safelock.Locker.Do (it renews and cancels its ctx when the
+// lease is lost) and pass its ctx to long calls, or acquire with a
+// Locker made with safelock.WithAutoRenew and select on Lease.Done().
+package locklease

@@ -1,0 +1,131 @@
+package locklease
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/types"
+	"sort"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/analyzers/internal/docs"
+	"github.com/locklint/locklint/analyzers/internal/locklib"
+	"github.com/locklint/locklint/analyzers/internal/section"
+)
+
+//go:embed doc.go
+var doc string
+
+// Analyzer reports critical sections that can outlive their lock's lease.
+var Analyzer = &analysis.Analyzer{
+	Name:             "locklease",
+	Doc:              docs.Extract(doc, "locklease"),
+	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/locklease/doc.go",
+	Requires:         []*analysis.Analyzer{section.Analyzer},
+	Run:              run,
+	RunDespiteErrors: true,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[section.Analyzer].(*section.Result)
+	for _, s := range res.Sections {
+		lk := s.Lock
+		acquired := analysis.RelatedInformation{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}
+		if lk.Lib == locklib.Rueidislock {
+			if use := droppedLossContext(pass.TypesInfo, s); use != nil {
+				pass.Report(analysis.Diagnostic{
+					Pos: lk.Acquire.Pos(), End: lk.Acquire.End(),
+					Message: fmt.Sprintf("%s returns a context that is cancelled when the lock is lost, but it is assigned to _ "+
+						"and the section goes on with %s: once the lock is lost, this work runs on while another process holds it; "+
+						"keep the returned context and use it in the section (or use safelock.Locker.Do)",
+						lk.How, types.ExprString(lk.ParentCtx)),
+					Related: []analysis.RelatedInformation{{Pos: use.Pos(), End: use.End(), Message: "the parent context is used here"}},
+				})
+			}
+			continue
+		}
+		ttl, ok := s.TTLValue(pass.TypesInfo, res.Defs)
+		if !ok || lk.RenewUnknown || len(lk.Watches) > 0 {
+			continue
+		}
+		w, ok := longWait(s.Waits(pass.TypesInfo, res.Defs), ttl)
+		if !ok {
+			continue
+		}
+		related := []analysis.RelatedInformation{acquired}
+		switch {
+		case lk.AutoRenew == section.No && len(lk.Renewals) == 0:
+			pass.Report(analysis.Diagnostic{
+				Pos: w.At.Pos(), End: w.At.End(),
+				Message: fmt.Sprintf("%s can outlive %s: the lock's TTL is %s and nothing renews it, "+
+					"so it expires mid-section and another process enters while this one still works; "+
+					"%s, or give the lock a TTL longer than the section",
+					w.What, lk.Describe(), ttl, renewAdvice(lk.Lib)),
+				Related: related,
+			})
+		case lk.Lib == locklib.Safelock && lk.AutoRenew == section.Yes:
+			var msg string
+			if lk.Call != nil && lk.Call.Fn != nil {
+				msg = fmt.Sprintf("the %s callback never uses its context, which is cancelled when the lease is lost, yet waits in %s (longer than the %s TTL): "+
+					"if a renewal fails, the section goes on without the lock; pass the callback's ctx to the long calls",
+					lk.How, w.What, ttl)
+			} else {
+				msg = fmt.Sprintf("the lease from %s is renewed automatically but Lease.Done() is never watched, yet the section waits in %s (longer than the %s TTL): "+
+					"if a renewal fails, the lease is lost and the section goes on without the lock; "+
+					"select on Lease.Done() around long work, or use safelock.Locker.Do and its ctx",
+					lk.How, w.What, ttl)
+			}
+			pass.Report(analysis.Diagnostic{Pos: w.At.Pos(), End: w.At.End(), Message: msg, Related: related})
+		}
+	}
+	return nil, nil
+}
+
+// longWait returns the first wait (in source order) longer than ttl.
+func longWait(waits []section.Wait, ttl time.Duration) (section.Wait, bool) {
+	sort.Slice(waits, func(i, j int) bool { return waits[i].At.Pos() < waits[j].At.Pos() })
+	for _, w := range waits {
+		if w.D > ttl {
+			return w, true
+		}
+	}
+	return section.Wait{}, false
+}
+
+func renewAdvice(lib locklib.Lib) string {
+	switch lib {
+	case locklib.Redsync:
+		return "extend it (Mutex.Extend) while the work runs, or use safelock.Locker.Do, which renews and cancels its ctx when the lease is lost"
+	case locklib.Redislock:
+		return "refresh it (Lock.Refresh) while the work runs, or use safelock.Locker.Do, which renews and cancels its ctx when the lease is lost"
+	case locklib.Safelock:
+		return "use safelock.WithAutoRenew (or Locker.Do) and watch Lease.Done()"
+	}
+	return "use safelock.Locker.Do, which renews the lease and cancels its ctx when the lease is lost"
+}
+
+// droppedLossContext returns a use, inside the section, of the context
+// passed to a rueidislock acquire whose returned context went to "_".
+func droppedLossContext(info *types.Info, s *section.Section) ast.Node {
+	lk := s.Lock
+	blank, ok := lk.LostCtx.(*ast.Ident)
+	if !ok || blank.Name != "_" {
+		return nil
+	}
+	parent, ok := ast.Unparen(lk.ParentCtx).(*ast.Ident)
+	if !ok || info.Uses[parent] == nil {
+		return nil
+	}
+	obj := info.Uses[parent]
+	var use ast.Node
+	s.Inspect(func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj && (use == nil || id.Pos() < use.Pos()) {
+			use = id
+		}
+		return true
+	})
+	return use
+}
+

@@ -1,0 +1,91 @@
+package lease
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+	goredis "github.com/redis/go-redis/v9"
+)
+
+var (
+	rdb  = goredis.NewClient(&goredis.Options{})
+	db   *sql.DB
+	pool = &redis.Pool{}
+)
+
+const lockTTL = 10 * time.Second
+
+func sleepPastTTL(ctx context.Context, token string) {
+	if !rdb.SetNX(ctx, "lock:sync", token, lockTTL).Val() {
+		return
+	}
+	defer rdb.Del(ctx, "lock:sync")
+	time.Sleep(time.Minute) // want `time.Sleep\(1m0s\) can outlive lock "lock:sync" \(SET NX\): the lock's TTL is 10s and nothing renews it.*safelock.Locker.Do`
+}
+
+func httpPastTTL(ctx context.Context, req *http.Request, token string) error {
+	ok, err := rdb.SetNX(ctx, "lock:partner", token, 5*time.Second).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer rdb.Del(ctx, "lock:partner")
+	client := &http.Client{Timeout: 30 * time.Second}
+	_, err = client.Do(req) // want `http.Client.Do with Timeout 30s can outlive lock "lock:partner" \(SET NX\): the lock's TTL is 5s`
+	return err
+}
+
+// The timeout is set before the acquire and governs a call in the section.
+func timeoutBefore(ctx context.Context, token string) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	if ok, _ := rdb.SetNX(ctx, "lock:report", token, 30*time.Second).Result(); !ok {
+		return nil
+	}
+	defer rdb.Del(ctx, "lock:report")
+	_, err := db.ExecContext(ctx, "CALL build_report()") // want `sql.ExecContext with a 2m0s context timeout can outlive lock "lock:report" \(SET NX\): the lock's TTL is 30s`
+	return err
+}
+
+func redigoPastTTL(token string) {
+	conn := pool.Get()
+	defer conn.Close()
+	if _, err := redis.String(conn.Do("SET", "lock:batch", token, "NX", "PX", 5000)); err != nil {
+		return
+	}
+	time.Sleep(10 * time.Second) // want `time.Sleep\(10s\) can outlive lock "lock:batch" \(SET NX\): the lock's TTL is 5s`
+	conn.Do("DEL", "lock:batch")
+	time.Sleep(time.Minute) // after the release
+}
+
+// Short waits, unknown durations, waits on the failure branch.
+func negatives(ctx context.Context, token string, ttl, d time.Duration) {
+	for !rdb.SetNX(ctx, "lock:short", token, lockTTL).Val() {
+		time.Sleep(time.Minute) // retry, not in the section
+	}
+	time.Sleep(time.Second)
+	time.Sleep(d)
+	rdb.Del(ctx, "lock:short")
+
+	if !rdb.SetNX(ctx, "lock:var", token, ttl).Val() {
+		return
+	}
+	time.Sleep(time.Minute) // the TTL is not a constant
+	rdb.Del(ctx, "lock:var")
+}
+
+// A goroutine renews the lock while the work runs.
+func renewed(ctx context.Context, token string) {
+	if !rdb.SetNX(ctx, "lock:renewed", token, lockTTL).Val() {
+		return
+	}
+	defer rdb.Del(ctx, "lock:renewed")
+	go func() {
+		for range time.Tick(3 * time.Second) {
+			rdb.PExpire(ctx, "lock:renewed", lockTTL)
+		}
+	}()
+	time.Sleep(time.Minute)
+}
