@@ -155,7 +155,6 @@ func check(pass *analysis.Pass, res *section.Result, s *section.Section, done ma
 	pass.Report(analysis.Diagnostic{Pos: w.Call.Pos(), End: w.Call.End(), Message: msg, Related: related})
 }
 
-
 // onLockKey reports whether a Redis write is on the lock's own key (a
 // renewal or handover, not protected data).
 func onLockKey(res *section.Result, s *section.Section, w *stores.Write) bool {

@@ -128,4 +128,3 @@ func droppedLossContext(info *types.Info, s *section.Section) ast.Node {
 	})
 	return use
 }
-
