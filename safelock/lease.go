@@ -30,7 +30,9 @@ type Lease struct {
 
 func newLease(l *Locker, ks keySet, token string, fence int64, ttl time.Duration, deadline time.Time) *Lease {
 	lease := &Lease{locker: l, keys: ks, token: token, fence: fence, done: make(chan struct{}), ttl: ttl, deadline: deadline}
+	lease.mu.Lock() // the timer may fire at once, on a slow machine
 	lease.timer = time.AfterFunc(time.Until(deadline), lease.deadlinePassed)
+	lease.mu.Unlock()
 	if l.opts.autoRenew {
 		lease.startWatchdog()
 	}

@@ -47,6 +47,7 @@ const (
 	defaultWaiterTTL   = 2 * time.Second
 	subscribeWait      = 250 * time.Millisecond // longest wait for a SUBSCRIBE confirmation
 	cleanupTimeout     = time.Second            // for releases and queue exits after ctx ended
+	orphanTimeout      = 250 * time.Millisecond // for releasing a failed or abandoned attempt
 	defaultNodeTimeout = 50 * time.Millisecond
 )
 
@@ -299,6 +300,11 @@ func (l *Locker) attempt(ctx context.Context, ks keySet, token string, ttl time.
 	if len(l.nodes) == 1 {
 		g, err := l.nodes[0].acquire(ctx, ks, token, ttl, &l.opts, enqueue)
 		if err != nil {
+			if ctx.Err() != nil {
+				// The script may have run before ctx ended: don't leave
+				// a lock nobody knows about until its ttl runs out.
+				l.releaseAll(ctx, ks, token)
+			}
 			return nil, g, l.wrap(ctx, "acquire", ks.lock, err)
 		}
 		if !g.ok {
@@ -380,7 +386,7 @@ func (l *Locker) grantLease(ctx context.Context, ks keySet, token string, ttl ti
 }
 
 func (l *Locker) releaseAll(ctx context.Context, ks keySet, token string) {
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), orphanTimeout)
 	defer cancel()
 	_, _ = l.release(cctx, ks, token)
 }

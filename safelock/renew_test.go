@@ -12,7 +12,7 @@ import (
 func TestAutoRenew(t *testing.T) {
 	l, c := startLocker(t, WithAutoRenew())
 	ctx := testCtx(t)
-	const ttl = 150 * time.Millisecond
+	const ttl = 300 * time.Millisecond
 	a, err := l.TryAcquire(ctx, "dog", ttl)
 	if err != nil {
 		t.Fatal(err)

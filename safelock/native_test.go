@@ -1,0 +1,119 @@
+package safelock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+)
+
+// setIfeq stands in for Redis 8.4's SET key value PX ms IFEQ match, which
+// neither redis-server 7.0 nor miniredis has: a hook answers such commands
+// by running the same compare-and-set on the server through another
+// client. It tests the Locker's side of the native renew path (the command
+// it sends, how it reads OK and nil), not Redis.
+type setIfeq struct {
+	raw  *redis.Client
+	seen []string
+}
+
+func (h *setIfeq) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h *setIfeq) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+func (h *setIfeq) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		args := cmd.Args()
+		h.seen = append(h.seen, strings.TrimSpace(fmt.Sprintln(args...)))
+		if cmd.Name() != "set" || len(args) != 7 || args[5] != "ifeq" {
+			return next(ctx, cmd)
+		}
+		unit := map[any]string{"px": "PX", "ex": "EX"}[args[3]]
+		if unit == "" {
+			return next(ctx, cmd)
+		}
+		const cas = `if redis.call('GET', KEYS[1]) ~= ARGV[3] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], ARGV[4], ARGV[2])
+return 1`
+		n, err := h.raw.Eval(ctx, cas, []string{fmt.Sprint(args[1])}, args[2], args[4], args[6], unit).Int()
+		sc := cmd.(*redis.StatusCmd)
+		switch {
+		case err != nil:
+			sc.SetErr(err)
+		case n == 1:
+			sc.SetVal("OK")
+		default:
+			sc.SetErr(redis.Nil)
+		}
+		return sc.Err()
+	}
+}
+
+func TestNativeRenew(t *testing.T) {
+	m := miniredis.RunT(t)
+	raw := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	defer func() { _ = raw.Close(); _ = c.Close() }()
+	h := &setIfeq{raw: raw}
+	c.AddHook(h)
+	l := New(c)
+	defer func() { _ = l.Close() }()
+	ctx := testCtx(t)
+
+	a, err := l.TryAcquire(ctx, "n", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.seen = nil
+	if err := a.Renew(ctx, 1500*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{fmt.Sprintf("set n %s px 1500 ifeq %s", a.Token(), a.Token())}
+	if !slices.Equal(h.seen, want) {
+		t.Fatalf("renew sent %q, want %q", h.seen, want)
+	}
+	if d := m.TTL("n"); d != 1500*time.Millisecond {
+		t.Fatalf("ttl after native renew %v", d)
+	}
+	if err := m.Set("n", "other"); err != nil {
+		t.Fatal(err)
+	}
+	h.seen = nil
+	if err := a.Renew(ctx, time.Second); !errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("native renew of a lost lock: %v", err)
+	}
+	if len(h.seen) != 1 {
+		t.Fatalf("renew of a lost lock sent %q, want one native SET", h.seen)
+	}
+	if v, _ := m.Get("n"); v != "other" {
+		t.Fatalf("other owner's value changed to %q", v)
+	}
+}
+
+// TestRetriedAcquire: an acquire whose reply was lost and that go-redis
+// sends again finds its own token and reports the lock as held, with the
+// fence it was issued.
+func TestRetriedAcquire(t *testing.T) {
+	l, c := startLocker(t)
+	ctx := testCtx(t)
+	ks, _ := lockKeys("retry")
+	tok := NewToken()
+	g1, err := l.nodes[0].acquire(ctx, ks, tok, time.Minute, &l.opts, false)
+	if err != nil || !g1.ok {
+		t.Fatal(g1, err)
+	}
+	g2, err := l.nodes[0].acquire(ctx, ks, tok, time.Minute, &l.opts, false)
+	if err != nil || !g2.ok || g2.fence != g1.fence {
+		t.Fatalf("retry: %+v %v; first %+v", g2, err, g1)
+	}
+	if n, _ := c.Get(ctx, ks.fence).Int64(); n != g1.fence {
+		t.Fatalf("counter %d after a retried acquire, want %d", n, g1.fence)
+	}
+}
