@@ -26,6 +26,7 @@ import (
 
 	"github.com/locklint/locklint/internal/bench"
 	"github.com/locklint/locklint/internal/bench/adapters"
+	"github.com/redis/go-redis/v9"
 	"golang.org/x/term"
 )
 
@@ -56,6 +57,8 @@ func (o *outputs) register(fs *flag.FlagSet) {
 // run is the whole command; it returns the exit code. Errors are one line
 // on stderr.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	// go-redis logs dial failures on its own; lockbench reports them once.
+	redis.SetLogger(quiet{})
 	var err error
 	if len(args) > 0 && args[0] == "merge" {
 		err = runMerge(args[1:], stdout, stderr)
@@ -77,6 +80,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "lockbench: %s\n", oneLine(err.Error()))
 	return 1
 }
+
+type quiet struct{}
+
+func (quiet) Printf(context.Context, string, ...any) {}
 
 var errUsage = errors.New("usage")
 

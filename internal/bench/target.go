@@ -186,7 +186,7 @@ func (t *Target) connectNodes(ctx context.Context, spec Spec) error {
 		c := redis.NewClient(&redis.Options{
 			Addr: e.Addr, Username: e.Username, Password: e.Password, DB: e.DB, TLSConfig: e.TLS,
 			DialTimeout: DialTimeout, ReadTimeout: IOTimeout, WriteTimeout: IOTimeout,
-			PoolSize: spec.PoolSize, MaxRetries: -1,
+			PoolSize: spec.PoolSize, MaxRetries: -1, DialerRetries: 1,
 		})
 		c.AddHook(countHook{&t.Commands})
 		t.Clients = append(t.Clients, c)
@@ -230,7 +230,7 @@ func (t *Target) openCluster(ctx context.Context, spec Spec) error {
 	for _, e := range t.Endpoints {
 		c := redis.NewClient(&redis.Options{
 			Addr: e.Addr, Username: e.Username, Password: e.Password, TLSConfig: e.TLS,
-			DialTimeout: DialTimeout, ReadTimeout: IOTimeout, WriteTimeout: IOTimeout, MaxRetries: -1,
+			DialTimeout: DialTimeout, ReadTimeout: IOTimeout, WriteTimeout: IOTimeout, MaxRetries: -1, DialerRetries: 1,
 		})
 		err := check(ctx, c, e.String())
 		if err == nil {
