@@ -11,6 +11,7 @@ import (
 
 	"github.com/locklint/locklint/analyzers/internal/docs"
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
 	"github.com/locklint/locklint/analyzers/internal/section"
@@ -37,6 +38,9 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[section.Analyzer].(*section.Result)
 	done := map[token.Pos]bool{} // writes already judged (overlapping sections)
 	for _, s := range res.Sections {
+		if lifecycle.IsTestFile(pass.Fset, s.Lock.Acquire.Pos()) {
+			continue
+		}
 		check(pass, res, s, done)
 	}
 	return nil, nil

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/locklint/locklint/analyzers/internal/docs"
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
 	"github.com/locklint/locklint/analyzers/internal/section"
 )
@@ -32,6 +33,9 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[section.Analyzer].(*section.Result)
 	for _, s := range res.Sections {
 		lk := s.Lock
+		if lifecycle.IsTestFile(pass.Fset, lk.Acquire.Pos()) {
+			continue
+		}
 		acquired := analysis.RelatedInformation{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}
 		if lk.Lib == locklib.Rueidislock {
 			if use := droppedLossContext(pass.TypesInfo, s); use != nil {

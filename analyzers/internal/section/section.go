@@ -309,6 +309,12 @@ func (b *builder) rawSections() {
 					rels = append(rels, o.Call)
 				}
 			}
+			for _, o := range l.Ops {
+				if o.Kind == lifecycle.Write && o.TTL {
+					lk.Renewals = append(lk.Renewals, o.Call) // SET ... XX PX
+				}
+			}
+			rels = append(rels, b.opaqueCalls(lk, fn, fd)...)
 			b.open(lk, fn, fd, rels, deferred)
 		}
 	}
@@ -347,6 +353,7 @@ func (b *builder) libSections() {
 				rels = append(rels, r)
 			}
 		}
+		rels = append(rels, b.opaqueCalls(lk, fn, fd)...)
 		b.open(lk, fn, fd, rels, deferred)
 	}
 }

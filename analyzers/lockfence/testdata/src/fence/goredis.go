@@ -101,3 +101,15 @@ func renewSelf(ctx context.Context, token string) {
 	rdb.SetXX(ctx, "lock:self", token, 10*time.Second)
 	rdb.Del(ctx, "lock:self")
 }
+
+// A func value gets the lock key: it may release the lock, so the
+// section ends there.
+func opaqueRelease(ctx context.Context, token string, release func(context.Context, string)) {
+	if !rdb.SetNX(ctx, "lock:opaque", token, time.Minute).Val() {
+		return
+	}
+	release(ctx, "lock:opaque")
+	db.ExecContext(ctx, "UPDATE t SET a = 1")
+}
+
+func releaseOpaque(ctx context.Context) { rdb.Del(ctx, "lock:opaque") }
