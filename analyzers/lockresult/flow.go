@@ -62,6 +62,25 @@ func (f *flow) test(e ast.Expr) (int, failed) {
 			return edge, what
 		}
 	case *ast.BinaryExpr:
+		if e.Op == token.LOR || e.Op == token.LAND {
+			// The CFG keeps a || b as one condition. A failure that makes
+			// one side true makes a || b true; one that makes a side false
+			// makes a && b false.
+			want := 0
+			if e.Op == token.LAND {
+				want = 1
+			}
+			var tested failed
+			for _, side := range []ast.Expr{e.X, e.Y} {
+				if edge, what := f.test(side); edge == want {
+					tested |= what
+				}
+			}
+			if tested != 0 {
+				return want, tested
+			}
+			return -1, 0
+		}
 		if e.Op == token.EQL || e.Op == token.NEQ {
 			if edge, what := f.compare(e.X, e.Op, e.Y); edge >= 0 {
 				return edge, what
@@ -175,6 +194,11 @@ func (f *flow) search(b *cfg.Block, edge int, what failed, join *cfg.Block) (rel
 			if s.joined && call == nil {
 				call = f.firstCall(n)
 			}
+			if setsFlag(n) {
+				// A flag or error set here may gate what follows.
+				stop = true
+				break
+			}
 		}
 		if stop {
 			continue
@@ -225,6 +249,8 @@ func (f *flow) firstCall(n ast.Node) ast.Node {
 		switch x := x.(type) {
 		case *ast.FuncLit:
 			return false // not run here
+		case *ast.DeferStmt:
+			return false // runs at return: usually the release itself
 		case *ast.CallExpr:
 			if !f.trivial(x) {
 				found = x
@@ -262,6 +288,18 @@ func (f *flow) trivial(call *ast.CallExpr) bool {
 		if f.out.err.matches(f.info, sel.X) || f.out.ok.matches(f.info, sel.X) {
 			return true
 		}
+	}
+	return false
+}
+
+// setsFlag reports whether n assigns an existing variable (x = v, x++):
+// the code after it may test that variable instead of the outcome.
+func setsFlag(n ast.Node) bool {
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		return n.Tok != token.DEFINE
+	case *ast.IncDecStmt:
+		return true
 	}
 	return false
 }

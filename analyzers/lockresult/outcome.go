@@ -284,4 +284,3 @@ func resultCount(info *types.Info, call *ast.CallExpr) int {
 	}
 	return 1
 }
-
