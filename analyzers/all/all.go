@@ -15,6 +15,8 @@ import "github.com/locklint/locklint/analyzers/lockrelease"
 
 import "github.com/locklint/locklint/analyzers/lockrenew"
 
+import "github.com/locklint/locklint/analyzers/lockresult"
+
 import "github.com/locklint/locklint/analyzers/lockvalue"
 
 import "github.com/locklint/locklint/analyzers/lockunits"
@@ -28,6 +30,7 @@ func Analyzers() []*analysis.Analyzer {
 		locklease.Analyzer,
 		lockrelease.Analyzer,
 		lockrenew.Analyzer,
+		lockresult.Analyzer,
 		lockvalue.Analyzer,
 		lockunits.Analyzer,
 	}
