@@ -95,7 +95,8 @@ func WithReplicaAck(n int, timeout time.Duration) Option {
 }
 
 // WithBackoff sets the bounds of Acquire's capped exponential backoff with
-// full jitter between attempts that no release notification cut short.
+// full jitter between attempts that no release notification cut short
+// (default 2ms, doubling up to 100ms).
 func WithBackoff(lo, hi time.Duration) Option {
 	return func(o *options) {
 		if lo <= 0 || hi < lo {
@@ -218,9 +219,12 @@ func (l *Locker) TryAcquire(ctx context.Context, key string, ttl time.Duration) 
 }
 
 // Acquire waits until it takes key for ttl or ctx ends; then the error
-// wraps ctx.Err(). A release wakes waiters at once through pub/sub; between
+// wraps ctx.Err(). A release wakes waiters at once through pub/sub (one
+// connection per Locker, opened on the first wait; see Close); between
 // wake-ups a waiter retries with capped exponential backoff and full jitter,
-// and never sleeps past the holder's remaining ttl.
+// and never sleeps past the holder's remaining ttl. Errors other than
+// ErrNotAcquired (a server that cannot be reached, ErrReplicaAck) end the
+// wait at once.
 func (l *Locker) Acquire(ctx context.Context, key string, ttl time.Duration) (*Lease, error) {
 	ks, err := l.check(key, ttl)
 	if err != nil {

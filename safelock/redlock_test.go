@@ -141,3 +141,32 @@ func TestRedlockFence(t *testing.T) {
 	}
 	_ = b.Release(ctx)
 }
+
+// TestRedlockAcquireWakes: a Redlock waiter is woken by the release too
+// (it listens on the first node).
+func TestRedlockAcquireWakes(t *testing.T) {
+	l, _, cs := startRedlock(t, 3, WithBackoff(time.Hour, time.Hour))
+	ctx := testCtx(t)
+	h, err := l.TryAcquire(ctx, "w", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan error, 1)
+	go func() {
+		lease, err := l.Acquire(ctx, "w", time.Minute)
+		if err == nil {
+			if lease.Fence() <= h.Fence() {
+				err = errors.New("fence did not increase")
+			}
+			err = errors.Join(err, lease.Release(ctx))
+		}
+		got <- err
+	}()
+	waitSubscribed(t, cs[0], "safelock:released:w")
+	if err := h.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-got; err != nil {
+		t.Fatal(err)
+	}
+}
