@@ -13,3 +13,7 @@ func TestLockExpiry(t *testing.T) {
 	dir := testutil.GOPATH(t, "testdata")
 	analysistest.RunWithSuggestedFixes(t, dir, lockexpiry.Analyzer, "expiry", "jobs", "service")
 }
+
+func TestBrokenCode(t *testing.T) {
+	testutil.RunBroken(t, lockexpiry.Analyzer)
+}

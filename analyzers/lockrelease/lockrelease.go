@@ -31,7 +31,8 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, l := range res.Locks {
 		acq := l.Acquires[0]
 		for _, op := range l.Ops {
-			if op.Kind != lifecycle.Delete || op.Checked || op.Judged || seen[op.Call] || lifecycle.IsTestFile(pass.Fset, op.Pos()) {
+			// GETDEL consumes a value (one-time codes, nonces): not a release.
+			if op.Kind != lifecycle.Delete || op.Command == "GETDEL" || op.Checked || op.Judged || seen[op.Call] || lifecycle.IsTestFile(pass.Fset, op.Pos()) {
 				continue
 			}
 			seen[op.Call] = true

@@ -13,3 +13,7 @@ func TestLockRelease(t *testing.T) {
 	dir := testutil.GOPATH(t, "testdata")
 	analysistest.RunWithSuggestedFixes(t, dir, lockrelease.Analyzer, "release", "mutex", "locker", "app")
 }
+
+func TestBrokenCode(t *testing.T) {
+	testutil.RunBroken(t, lockrelease.Analyzer)
+}

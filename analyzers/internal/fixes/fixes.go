@@ -12,6 +12,7 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -30,15 +31,30 @@ func Source(pass *analysis.Pass, n ast.Node) string {
 	return string(src[start:end])
 }
 
+// last caches the most recently read file: a rule building fixes reads
+// the same file several times in a row.
+var last struct {
+	sync.Mutex
+	pass *analysis.Pass
+	name string
+	src  []byte
+}
+
 func fileBytes(pass *analysis.Pass, pos token.Pos) []byte {
 	tf := pass.Fset.File(pos)
 	if tf == nil || pass.ReadFile == nil {
 		return nil
 	}
+	last.Lock()
+	defer last.Unlock()
+	if last.pass == pass && last.name == tf.Name() {
+		return last.src
+	}
 	src, err := pass.ReadFile(tf.Name())
 	if err != nil || len(src) != tf.Size() {
 		return nil // the file changed since it was parsed
 	}
+	last.pass, last.name, last.src = pass, tf.Name(), src
 	return src
 }
 

@@ -351,12 +351,30 @@ func (b *builder) factOf(fn *types.Func) (*FuncFact, *types.Func) {
 	return f, fn
 }
 
-// summarise computes ops and summaries for every function, repeating until
-// summaries stop changing (helpers calling helpers), at most a few rounds.
+// summarise computes ops and summaries for every function. Helpers call
+// helpers, so it repeats, recomputing only functions whose local callees'
+// summaries changed, until nothing changes (at most a few rounds).
 func (b *builder) summarise() {
-	for round := 0; round < 5; round++ {
-		changed := false
-		for _, fd := range b.decls {
+	callees := map[*ast.FuncDecl][]*types.Func{}
+	for _, fd := range b.decls {
+		for _, c := range b.calls[fd] {
+			if c.Cmd != nil {
+				continue
+			}
+			if fn, _ := typeutil.Callee(b.pass.TypesInfo, c.Call).(*types.Func); fn != nil {
+				if impl, ok := b.ifaces[fn]; ok {
+					fn = impl
+				}
+				if b.declOf[fn] != nil {
+					callees[fd] = append(callees[fd], fn)
+				}
+			}
+		}
+	}
+	dirty := b.decls
+	for round := 0; round < 5 && len(dirty) > 0; round++ {
+		changed := map[*types.Func]bool{}
+		for _, fd := range dirty {
 			ops := b.opsOf(fd)
 			b.ops[fd] = ops
 			fn, ok := b.pass.TypesInfo.Defs[fd.Name].(*types.Func)
@@ -366,7 +384,7 @@ func (b *builder) summarise() {
 			f := b.summary(fd, ops)
 			old := b.facts[fn]
 			if (old == nil) != (f == nil) || old != nil && old.String() != f.String() {
-				changed = true
+				changed[fn] = true
 			}
 			if f == nil {
 				delete(b.facts, fn)
@@ -374,8 +392,14 @@ func (b *builder) summarise() {
 				b.facts[fn] = f
 			}
 		}
-		if !changed {
-			return
+		dirty = nil
+		for _, fd := range b.decls {
+			for _, fn := range callees[fd] {
+				if changed[fn] {
+					dirty = append(dirty, fd)
+					break
+				}
+			}
 		}
 	}
 }

@@ -133,3 +133,25 @@ func fixedRelease(ctx context.Context, key, token string) {
 	// rdb.Del(ctx, key)
 	release.Run(ctx, rdb, []string{key}, token)
 }
+
+// A helper that deletes a lock key is reported once, at the helper, not
+// at each of its callers.
+const leaderKey = "leader"
+
+func elect(ctx context.Context, token string) bool {
+	return rdb.SetNX(ctx, leaderKey, token, time.Minute).Val()
+}
+
+func resign(ctx context.Context) {
+	rdb.Del(ctx, leaderKey) // want `lock "leader" is deleted with DEL without checking`
+}
+
+func shutdown(ctx context.Context) { resign(ctx) }
+
+func onError(ctx context.Context) { resign(ctx) }
+
+// Negative: a one-time code consumed with GETDEL is not a lock release.
+func otp(ctx context.Context, user, code string) bool {
+	rdb.SetNX(ctx, "otp:"+user, code, 5*time.Minute)
+	return rdb.GetDel(ctx, "otp:"+user).Val() == code
+}
