@@ -59,6 +59,7 @@ func run(pass *analysis.Pass) (any, error) {
 	t := newTracer(pass, res)
 	exportFacts(pass, t)
 	seen := map[ast.Expr]bool{}
+	origins := map[ast.Node]bool{} // one report per constructor or helper that makes the value
 	for _, l := range res.Locks {
 		use := lockUse(l)
 		if use == nil {
@@ -79,8 +80,11 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 			}
 			w := t.eval(v, c)
-			if !w.k.weak() {
+			if !w.k.weak() || w.at != nil && origins[w.at] {
 				continue
+			}
+			if w.at != nil {
+				origins[w.at] = true
 			}
 			d := analysis.Diagnostic{
 				Pos: v.Pos(), End: v.End(),
@@ -289,8 +293,8 @@ func takesString(pass *analysis.Pass, file *ast.File, v ast.Expr) bool {
 func exportFacts(pass *analysis.Pass, t *tracer) {
 	for _, fd := range t.decls {
 		fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
-		if !ok {
-			continue
+		if !ok || !fn.Exported() {
+			continue // other packages can call only exported functions
 		}
 		results := fn.Type().(*types.Signature).Results()
 		f := &weakFact{Results: make([]uint16, results.Len())}

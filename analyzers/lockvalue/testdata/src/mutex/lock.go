@@ -1,6 +1,10 @@
 package mutex
 
-import "context"
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
 
 func (m *Mutex) Lock(ctx context.Context) (bool, error) {
 	return m.rdb.SetNX(ctx, m.key, m.value, m.ttl).Result() // want `lock m.key stores the hostname and the process ID as its value`
@@ -12,4 +16,10 @@ func (o *Owner) Lock(ctx context.Context) bool {
 
 func (s *Safe) Lock(ctx context.Context) bool {
 	return s.rdb.SetNX(ctx, s.key, s.token, 0).Val()
+}
+
+// TryLock stores the same constructor-made value: the defect is reported
+// once, at Lock.
+func (m *Mutex) TryLock(ctx context.Context) bool {
+	return m.rdb.SetArgs(ctx, m.key, m.value, redis.SetArgs{Mode: "NX", TTL: m.ttl}).Err() == nil
 }

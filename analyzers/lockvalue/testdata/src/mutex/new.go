@@ -26,7 +26,7 @@ func NewMutex(rdb redis.UniversalClient, name string) *Mutex {
 	}
 }
 
-func hostname() string { // want hostname:`weak value: result 0 is the hostname`
+func hostname() string {
 	h, err := os.Hostname()
 	if err != nil {
 		return "unknown"

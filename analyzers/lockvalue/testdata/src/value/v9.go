@@ -100,7 +100,7 @@ func mathRand(ctx context.Context, key string) {
 const letters = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 // A random string drawn letter by letter from math/rand.
-func randString(n int) string { // want randString:`weak value: result 0 is math/rand output`
+func randString(n int) string {
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = letters[rand.Intn(len(letters))]
