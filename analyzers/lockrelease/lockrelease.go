@@ -47,9 +47,9 @@ func run(pass *analysis.Pass) (any, error) {
 					"release atomically with safelock.ReleaseKey", l.Key, op.Describe())
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: op.ReadBefore.Pos(), End: op.ReadBefore.Call.End(), Message: "GET here"})
 			case op.Command == "EVAL" || op.Command == "EVALSHA":
-				d.Message = fmt.Sprintf("the Lua script deletes lock %s without comparing its value with the holder's token: "+
+				d.Message = fmt.Sprintf("the Lua script%s deletes lock %s without comparing its value with the holder's token: "+
 					"after the lock expires and another process takes it, this deletes their lock; "+
-					"compare before deleting, as safelock.ReleaseScript does", l.Key)
+					"compare before deleting, as safelock.ReleaseScript does", op.Where(), l.Key)
 			default:
 				d.Message = fmt.Sprintf("lock %s is deleted with %s without checking that this holder still owns it: "+
 					"if the lock expired and another process acquired it, this deletes their lock and two holders run at once; "+

@@ -366,6 +366,22 @@ func typeName(t types.Type) string {
 type Defs struct {
 	def   map[*types.Var]ast.Expr
 	count map[*types.Var]int
+	tuple map[*types.Var]tupleDef
+}
+
+type tupleDef struct {
+	call  *ast.CallExpr
+	index int
+}
+
+// Tuple returns the call and result index of a variable defined once by a
+// multi-value assignment (v, err := f()), or nil.
+func (d *Defs) Tuple(v *types.Var) (*ast.CallExpr, int) {
+	t, ok := d.tuple[v]
+	if !ok || d.count[v] != 2 {
+		return nil, -1
+	}
+	return t.call, t.index
 }
 
 // Single returns the one expression v is ever assigned, or nil.
@@ -378,7 +394,7 @@ func (d *Defs) Single(v *types.Var) ast.Expr {
 
 // NewDefs scans files for assignments to local variables.
 func NewDefs(info *types.Info, files []*ast.File) *Defs {
-	d := &Defs{def: map[*types.Var]ast.Expr{}, count: map[*types.Var]int{}}
+	d := &Defs{def: map[*types.Var]ast.Expr{}, count: map[*types.Var]int{}, tuple: map[*types.Var]tupleDef{}}
 	varOf := func(e ast.Expr) *types.Var {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		if !ok {
@@ -403,6 +419,9 @@ func NewDefs(info *types.Info, files []*ast.File) *Defs {
 					d.count[v]++
 					if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
 						d.def[v] = n.Rhs[i]
+					} else if call, ok := n.Rhs[0].(*ast.CallExpr); ok && n.Tok == token.DEFINE && len(n.Rhs) == 1 {
+						d.tuple[v] = tupleDef{call, i}
+						d.count[v]++ // never Single; Tuple checks for exactly 2
 					} else {
 						d.count[v]++ // op-assign, multi-value or plain reassignment
 					}

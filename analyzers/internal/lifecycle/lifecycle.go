@@ -105,11 +105,14 @@ func (o *Op) Lock() *Lock { return o.lock }
 func (o *Op) Direct() bool { return o.Cmd != nil }
 
 // Describe names the op for messages: "DEL" or "DEL (in locker.Unlock at locker.go:12)".
-func (o *Op) Describe() string {
+func (o *Op) Describe() string { return o.Command + o.Where() }
+
+// Where is "" for a direct op, or " (in locker.Unlock at locker.go:12)".
+func (o *Op) Where() string {
 	if o.Via == nil {
-		return o.Command
+		return ""
 	}
-	return fmt.Sprintf("%s (in %s at %s)", o.Command, funcName(o.Via), o.ViaWhere)
+	return fmt.Sprintf(" (in %s at %s)", funcName(o.Via), o.ViaWhere)
 }
 
 // Lock is one lock key: the NX acquires of a key and every other op on

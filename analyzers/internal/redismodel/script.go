@@ -31,6 +31,8 @@ type parser struct {
 	inits   map[*types.Var]ast.Expr // package-level var initializers
 	embeds  map[*types.Var]string   // //go:embed file contents
 	scripts map[string]*luascript.Script
+	fields  map[*types.Var][]ast.Expr // struct field -> every value assigned to it
+	fsDirs  map[*types.Var]string     // embed.FS variable -> package directory
 	// imported looks up Lua text behind a variable of another package
 	// (from an analysis fact). May be nil.
 	imported func(*types.Var) (ScriptValue, bool)
@@ -42,7 +44,10 @@ func newParser(pass *analysis.Pass, defs *keyexpr.Defs, imported func(*types.Var
 		inits:   map[*types.Var]ast.Expr{},
 		embeds:  map[*types.Var]string{},
 		scripts: map[string]*luascript.Script{},
+		fields:  map[*types.Var][]ast.Expr{},
+		fsDirs:  map[*types.Var]string{},
 	}
+	p.collectFields()
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			gd, ok := d.(*ast.GenDecl)
@@ -63,7 +68,9 @@ func newParser(pass *analysis.Pass, defs *keyexpr.Defs, imported func(*types.Var
 					if doc == nil && len(gd.Specs) == 1 {
 						doc = gd.Doc
 					}
-					if text, ok := p.readEmbed(f, doc); ok {
+					if isEmbedFS(v.Type()) && hasEmbed(doc) {
+						p.fsDirs[v] = filepath.Dir(pass.Fset.File(f.FileStart).Name())
+					} else if text, ok := p.readEmbed(f, doc); ok {
 						p.embeds[v] = text
 					}
 				}
@@ -71,6 +78,113 @@ func newParser(pass *analysis.Pass, defs *keyexpr.Defs, imported func(*types.Var
 		}
 	}
 	return p
+}
+
+// collectFields records the values assigned to struct fields anywhere in
+// the package (composite literals and assignments), so a script kept in a
+// field set once, in a constructor, can still be read.
+func (p *parser) collectFields() {
+	fieldOf := func(e ast.Expr) *types.Var {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			if sel := p.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
+				v, _ := sel.Obj().(*types.Var)
+				return v
+			}
+		case *ast.Ident: // key of a composite literal
+			v, _ := p.info.Uses[e].(*types.Var)
+			if v != nil && v.IsField() {
+				return v
+			}
+		}
+		return nil
+	}
+	for _, f := range p.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CompositeLit:
+				for _, elt := range n.Elts {
+					if kv, ok := elt.(*ast.KeyValueExpr); ok {
+						if v := fieldOf(kv.Key); v != nil {
+							p.fields[v] = append(p.fields[v], kv.Value)
+						}
+					}
+				}
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					if v := fieldOf(lhs); v != nil {
+						if len(n.Lhs) == len(n.Rhs) {
+							p.fields[v] = append(p.fields[v], n.Rhs[i])
+						} else {
+							p.fields[v] = append(p.fields[v], nil, nil) // unknown
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+// fieldValue returns the one value ever assigned to the field e selects.
+func (p *parser) fieldValue(e ast.Expr) ast.Expr {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	s := p.info.Selections[sel]
+	if s == nil || s.Kind() != types.FieldVal {
+		return nil
+	}
+	v, _ := s.Obj().(*types.Var)
+	if vals := p.fields[v]; len(vals) == 1 {
+		return vals[0]
+	}
+	return nil
+}
+
+func isEmbedFS(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "embed" && n.Obj().Name() == "FS"
+}
+
+func hasEmbed(doc *ast.CommentGroup) bool {
+	if doc == nil {
+		return false
+	}
+	for _, c := range doc.List {
+		if strings.HasPrefix(c.Text, "//go:embed ") {
+			return true
+		}
+	}
+	return false
+}
+
+// readFS reads name from the directory of an embed.FS variable.
+func (p *parser) readFS(dir, name string) (string, bool) {
+	if name == "" || strings.Contains(name, "..") || filepath.IsAbs(name) {
+		return "", false
+	}
+	return p.readLimited(filepath.Join(dir, filepath.FromSlash(name)))
+}
+
+// readLimited reads a file of at most 1 MiB, through pass.ReadFile when
+// the driver serves it.
+func (p *parser) readLimited(name string) (string, bool) {
+	if p.pass.ReadFile != nil {
+		if data, err := p.pass.ReadFile(name); err == nil {
+			return string(data), true
+		}
+	}
+	st, err := os.Stat(name)
+	if err != nil || st.Size() > 1<<20 {
+		return "", false
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return "", false
+	}
+	return string(data), true
 }
 
 // readEmbed reads the file named by a //go:embed directive with a single
@@ -90,23 +204,7 @@ func (p *parser) readEmbed(f *ast.File, doc *ast.CommentGroup) (string, bool) {
 			return "", false
 		}
 		dir := filepath.Dir(p.pass.Fset.File(f.FileStart).Name())
-		name := filepath.Join(dir, filepath.FromSlash(pattern))
-		var data []byte
-		var err error
-		if p.pass.ReadFile != nil {
-			data, err = p.pass.ReadFile(name)
-		}
-		if p.pass.ReadFile == nil || err != nil {
-			st, serr := os.Stat(name)
-			if serr != nil || st.Size() > 1<<20 {
-				return "", false
-			}
-			data, err = os.ReadFile(name)
-		}
-		if err != nil {
-			return "", false
-		}
-		return string(data), true
+		return p.readLimited(filepath.Join(dir, filepath.FromSlash(pattern)))
 	}
 	return "", false
 }
@@ -152,7 +250,11 @@ func (p *parser) stringOf(e ast.Expr, depth int) (string, bool) {
 		if tv, ok := p.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
 			return p.stringOf(e.Args[0], depth+1)
 		}
+		return p.fsRead(e)
 	case *ast.Ident, *ast.SelectorExpr:
+		if val := p.fieldValue(e); val != nil {
+			return p.stringOf(val, depth+1)
+		}
 		v := p.varOf(e)
 		if v == nil {
 			return "", false
@@ -166,6 +268,10 @@ func (p *parser) stringOf(e ast.Expr, depth int) (string, bool) {
 		if def := p.defs.Single(v); def != nil {
 			return p.stringOf(def, depth+1)
 		}
+		// src, err := luaFS.ReadFile("unlock.lua")
+		if call, i := p.defs.Tuple(v); call != nil && i == 0 {
+			return p.fsRead(call)
+		}
 		if p.imported != nil && v.Pkg() != p.pass.Pkg {
 			if sv, ok := p.imported(v); ok {
 				return sv.Text, true
@@ -173,6 +279,24 @@ func (p *parser) stringOf(e ast.Expr, depth int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// fsRead reads fs.ReadFile("name") on an embedded file system.
+func (p *parser) fsRead(call *ast.CallExpr) (string, bool) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "ReadFile" || len(call.Args) != 1 {
+		return "", false
+	}
+	v := p.varOf(sel.X)
+	dir, ok := p.fsDirs[v]
+	if !ok {
+		return "", false
+	}
+	name, ok := constString(p.info, call.Args[0])
+	if !ok {
+		return "", false
+	}
+	return p.readFS(dir, name)
 }
 
 func (p *parser) varOf(e ast.Expr) *types.Var {
@@ -225,6 +349,9 @@ func (p *parser) scriptObject(e ast.Expr, depth int) (ScriptValue, bool) {
 			return p.scriptObject(e.X, depth+1)
 		}
 	case *ast.Ident, *ast.SelectorExpr:
+		if val := p.fieldValue(e); val != nil {
+			return p.scriptObject(val, depth+1)
+		}
 		v := p.varOf(e)
 		if v == nil {
 			return ScriptValue{}, false

@@ -1,0 +1,2 @@
+-- deletes whatever is there
+return redis.call("UNLINK", KEYS[1])

@@ -1,0 +1,6 @@
+-- compare-and-delete
+if redis.call("get", KEYS[1]) == ARGV[1] then
+	return redis.call("del", KEYS[1])
+else
+	return 0
+end
