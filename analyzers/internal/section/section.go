@@ -38,7 +38,6 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
@@ -53,7 +52,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:             "locksection",
 	Doc:              "computes the critical sections of Redis locks (acquire to release on the CFG) for locklint rules",
 	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/internal/section/section.go",
-	Requires:         []*analysis.Analyzer{lifecycle.Analyzer, ctrlflow.Analyzer},
+	Requires:         []*analysis.Analyzer{lifecycle.Analyzer},
 	Run:              run,
 	RunDespiteErrors: true,
 	ResultType:       reflect.TypeFor[*Result](),
@@ -179,7 +178,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, nil
 	}
 	b := &builder{
-		pass: pass, lc: lc, cfgs: pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs),
+		pass: pass, lc: lc, cfgs: map[ast.Node]*cfg.CFG{},
 		defs: keyexpr.NewDefs(pass.TypesInfo, pass.Files), parent: map[ast.Node]ast.Node{},
 		declOf: map[*types.Func]*ast.FuncDecl{},
 	}
@@ -194,7 +193,7 @@ func run(pass *analysis.Pass) (any, error) {
 type builder struct {
 	pass     *analysis.Pass
 	lc       *lifecycle.Result
-	cfgs     *ctrlflow.CFGs
+	cfgs     map[ast.Node]*cfg.CFG // built on demand
 	defs     *keyexpr.Defs
 	parent   map[ast.Node]ast.Node
 	declOf   map[*types.Func]*ast.FuncDecl
@@ -254,14 +253,46 @@ func (b *builder) funcOf(n ast.Node) (ast.Node, *ast.FuncDecl) {
 	return inner, nil
 }
 
+// cfgOf builds (once) the control-flow graph of a function. The graphs
+// are built here rather than taken from the ctrlflow pass, whose facts
+// fail for every importer of a package with type errors; calls that
+// certainly do not return (panic, os.Exit, log.Fatal, t.Fatal, ...) end
+// their block.
 func (b *builder) cfgOf(fn ast.Node) *cfg.CFG {
+	if g, ok := b.cfgs[fn]; ok {
+		return g
+	}
+	var body *ast.BlockStmt
 	switch fn := fn.(type) {
 	case *ast.FuncDecl:
-		return b.cfgs.FuncDecl(fn)
+		body = fn.Body
 	case *ast.FuncLit:
-		return b.cfgs.FuncLit(fn)
+		body = fn.Body
 	}
-	return nil
+	var g *cfg.CFG
+	if body != nil {
+		g = cfg.New(body, b.mayReturn)
+	}
+	b.cfgs[fn] = g
+	return g
+}
+
+func (b *builder) mayReturn(call *ast.CallExpr) bool {
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if _, ok := b.pass.TypesInfo.Uses[id].(*types.Builtin); ok && id.Name == "panic" {
+			return false
+		}
+	}
+	fn, _ := typeutil.Callee(b.pass.TypesInfo, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return true
+	}
+	switch fn.Pkg().Path() + "." + fn.Name() {
+	case "os.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln",
+		"testing.Fatal", "testing.Fatalf", "testing.FailNow", "testing.Skip", "testing.Skipf", "testing.SkipNow":
+		return false
+	}
+	return true
 }
 
 // inDefer reports whether n runs in a deferred call of fn.

@@ -55,6 +55,9 @@ func (s *Section) Waits(info *types.Info, defs *keyexpr.Defs) []Wait {
 		name := fn.Pkg().Name() + "." + fn.Name()
 		switch fn.Pkg().Path() + "." + fn.Name() {
 		case "time.Sleep", "time.After", "time.NewTimer", "context.WithTimeout":
+			if len(call.Args) == 0 {
+				return true
+			}
 			if d, ok := dur(call.Args[len(call.Args)-1]); ok {
 				out = append(out, Wait{At: call, What: name + "(" + d.String() + ")", D: d})
 			}

@@ -34,7 +34,11 @@ func (w *Write) NeedsCondition() bool {
 		}
 		return true
 	case Gorm:
-		switch w.Call.Fun.(*ast.SelectorExpr).Sel.Name {
+		sel, ok := ast.Unparen(w.Call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		switch sel.Sel.Name {
 		case "Save", "Update", "Updates", "UpdateColumn", "UpdateColumns", "Delete":
 			return true
 		}
