@@ -408,6 +408,11 @@ type proxied struct {
 	direct *redis.Client
 }
 
+// The client through the proxy sets ContextTimeoutEnabled: go-redis passes
+// ctx deadlines to the socket only then. With the default client, a Renew
+// with a 300 ms ctx on a stalled link took 5 s (the default read timeout)
+// and a TryAcquire 10 s; TestReliabilityDoneWhileRenewStuck covers that
+// client.
 func startProxied(t *testing.T) *proxied {
 	t.Helper()
 	srv := redistest.Start(t)
@@ -771,6 +776,61 @@ func TestReliabilityAutoRenewStalled(t *testing.T) {
 	px.proxy.Resume()
 	err = bounded(t, 2*time.Second, "Release after the lease was lost", func(ctx context.Context) error { return a.Release(ctx) })
 	if err != nil && !errors.Is(err, safelock.ErrLeaseLost) {
+		t.Fatalf("Release after loss: %v", err)
+	}
+}
+
+// TestReliabilityDoneWhileRenewStuck uses a go-redis client with default
+// context handling (ContextTimeoutEnabled false): a Renew on a stalled link
+// is stuck until the client's read timeout, well past its ctx. The lease
+// must not wait for it: Done closes at the safe deadline, while the renew
+// is still stuck.
+func TestReliabilityDoneWhileRenewStuck(t *testing.T) {
+	checkLeaks(t)
+	srv := redistest.Start(t)
+	p, err := faultproxy.New(srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	const stuck = 6 * time.Second
+	c := redis.NewClient(&redis.Options{Addr: p.Addr(), ReadTimeout: stuck, WriteTimeout: stuck})
+	t.Cleanup(func() { _ = c.Close() })
+	l := safelock.New(c)
+	t.Cleanup(func() { _ = l.Close() })
+	warm(t, l)
+	const ttl = 500 * time.Millisecond
+
+	a, err := l.TryAcquire(shortCtx(t), "stuck-renew", ttl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := a.Deadline()
+	p.Stall()
+	start := time.Now()
+	renewed := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		renewed <- a.Renew(ctx, ttl)
+	}()
+	waitHeld(t, p, 1)
+	waitClosed(t, a.Done(), stuck+hang, "Done with a renew stuck in the client")
+	if late := time.Since(deadline); late > overrun {
+		t.Fatalf("Done closed %v after the safe deadline: it waited for the stuck renew", late.Round(time.Millisecond))
+	}
+	if !errors.Is(a.Err(), safelock.ErrLeaseLost) {
+		t.Fatalf("Err() = %v, want ErrLeaseLost", a.Err())
+	}
+	select {
+	case err := <-renewed:
+		t.Logf("Renew(ctx 100ms) returned after %v: %v", time.Since(start).Round(time.Millisecond), err)
+	case <-time.After(stuck + hang):
+		t.Fatal("Renew never returned")
+	}
+	p.Cut()
+	p.Resume()
+	if err := a.Release(shortCtx(t)); err != nil && !errors.Is(err, safelock.ErrLeaseLost) {
 		t.Fatalf("Release after loss: %v", err)
 	}
 }

@@ -29,10 +29,14 @@
 //     fenced statement, or in a transaction that begins with the fenced
 //     update.
 //   - Fences that go backwards. If the lock's Redis loses the fence counter
-//     (a restart without persistence, a failover that loses the last
-//     writes), new leases get fences the resource has already seen and are
-//     refused until the counter passes them again: safe, but stuck. Keep
-//     the counter durable (appendonly with fsync) if that matters.
+//     (a restart without persistence or since the last snapshot, a failover
+//     that loses the last writes), it issues old fences again: after a
+//     redis-server restart without persistence, safelock handed out fences
+//     1, 2, 3 again where the last grant before had 3. Lower fences are
+//     refused (safe, but writers are locked out until the counter passes
+//     the highest fence the resource has seen); a reissued fence equal to
+//     the highest one passes the equal-fence rule below. Keep the counter
+//     durable (appendonly, appendfsync always) where that matters.
 //   - Side effects outside the resource: e-mails sent, other services
 //     called. Fence those at their own receiver, or make them idempotent.
 //
