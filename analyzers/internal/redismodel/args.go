@@ -11,7 +11,11 @@ import (
 // spread says the last argument was passed as args..., so more may follow.
 func (p *parser) rawArgs(cmd *Command, name string, args []ast.Expr, spread bool) {
 	cmd.Name = strings.ToUpper(name)
-	cmd.Partial = spread
+	if spread && len(args) > 0 {
+		// f(cmd, xs...): the elements of xs are unknown.
+		cmd.Partial = true
+		args = args[:len(args)-1]
+	}
 	info := p.info
 	arg := func(i int) ast.Expr {
 		if i < len(args) {

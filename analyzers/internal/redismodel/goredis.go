@@ -92,7 +92,7 @@ func (p *parser) goRedis(call *ast.CallExpr, fn *types.Func) *Command {
 		cmd.Keys, cmd.TTL, cmd.Unit = nonNil(arg(0)), arg(1), UnitTime
 	case "Del", "Unlink", "Exists", "Touch":
 		cmd.Name = strings.ToUpper(name)
-		cmd.Keys = args
+		cmd.Keys = knownArgs(args, spread)
 		cmd.Partial = spread
 	case "DelExArgs":
 		cmd.Name = "DELEX"
@@ -116,7 +116,7 @@ func (p *parser) goRedis(call *ast.CallExpr, fn *types.Func) *Command {
 		// Watch(ctx, fn, keys...) (v6/v7: Watch(fn, keys...))
 		cmd.Name = "WATCH"
 		if len(args) > 1 {
-			cmd.Keys = args[1:]
+			cmd.Keys = knownArgs(args[1:], spread)
 		}
 	default:
 		// Any other command method whose first parameter is the key.
@@ -132,7 +132,7 @@ func (p *parser) goRedis(call *ast.CallExpr, fn *types.Func) *Command {
 		case "key":
 			cmd.Keys = nonNil(arg(0))
 		case "keys":
-			cmd.Keys = args
+			cmd.Keys = knownArgs(args, spread)
 			cmd.Partial = spread
 		default:
 			return nil
@@ -262,7 +262,7 @@ func (p *parser) evalKeys(cmd *Command, keys ast.Expr, args []ast.Expr, from int
 		cmd.Partial = true
 	}
 	if from < len(args) {
-		cmd.ScriptArgs = args[from:]
+		cmd.ScriptArgs = knownArgs(args[from:], spread)
 	}
 	if spread {
 		cmd.Partial = true
@@ -292,4 +292,12 @@ func recvNamed(sig *types.Signature) string {
 		return n.Obj().Name()
 	}
 	return ""
+}
+
+// knownArgs drops the spread slice of f(xs...): its elements are unknown.
+func knownArgs(args []ast.Expr, spread bool) []ast.Expr {
+	if spread && len(args) > 0 {
+		return args[:len(args)-1]
+	}
+	return args
 }

@@ -48,7 +48,7 @@ func (p *parser) redigo(call *ast.CallExpr, fn *types.Func) *Command {
 		if ok {
 			cmd.Script = p.parse(sv.Text)
 		}
-		rest := call.Args[last:]
+		rest := knownArgs(call.Args[last:], spread)
 		if !ok || sv.KeyCount < 0 || sv.KeyCount > len(rest) || spread {
 			cmd.Partial = true
 			return cmd
