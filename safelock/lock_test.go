@@ -71,8 +71,7 @@ func TestRoundTrips(t *testing.T) {
 	w := &wire{}
 	c.AddHook(w)
 
-	// The first renew and release learn that Redis 7 has neither SET IFEQ
-	// nor DELEX (one extra round trip each, once per Locker).
+	// The first renew and release load their scripts (NOSCRIPT, then EVAL).
 	warm, err := l.TryAcquire(ctx, "k", time.Minute)
 	if err != nil {
 		t.Fatal(err)
@@ -207,30 +206,27 @@ func TestNativeCommands(t *testing.T) {
 	}
 }
 
-// TestLuaPathOnRedis7 shows the detection on a server without DELEX: the
-// Locker falls back to Lua once and remembers it.
+// TestLuaPathOnRedis7: the acquire reply carries the server version, so
+// on Redis 7 release and renew go straight to Lua, never trying DELEX or
+// SET IFEQ.
 func TestLuaPathOnRedis7(t *testing.T) {
 	l, c := startLocker(t)
 	ctx := testCtx(t)
 	w := &wire{}
 	c.AddHook(w)
-	for i := 0; i < 2; i++ {
-		a, err := l.TryAcquire(ctx, "k", time.Minute)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.take()
-		if err := a.Release(ctx); err != nil {
-			t.Fatal(err)
-		}
-		_, cmds := w.take()
-		want := []string{"evalsha"}
-		if i == 0 {
-			want = []string{"delex", "publish", "evalsha", "eval"} // learn; load the script
-		}
-		if !slices.Equal(cmds, want) {
-			t.Errorf("release %d: %v, want %v", i, cmds, want)
-		}
+	a, err := l.TryAcquire(ctx, "k", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.take()
+	if err := a.Renew(ctx, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, cmds := w.take(); !slices.Equal(cmds, []string{"evalsha", "eval", "evalsha", "eval"}) {
+		t.Errorf("first renew and release sent %v, want only Lua (NOSCRIPT then EVAL for each)", cmds)
 	}
 }
 

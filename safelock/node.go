@@ -59,7 +59,8 @@ func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Du
 	if err != nil {
 		return grant{}, err
 	}
-	g, err := parseGrant(res)
+	g, version, err := parseGrant(res)
+	n.learn(version)
 	if err != nil || !g.ok || o.replicas == 0 || acks >= int64(o.replicas) {
 		return g, err
 	}
@@ -72,21 +73,38 @@ func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Du
 		ErrReplicaAck, acks, o.replicas, ks.lock, o.replicaTimeout), rerr)
 }
 
-func parseGrant(res []any) (grant, error) {
-	if len(res) < 2 {
-		return grant{}, fmt.Errorf("safelock: unexpected acquire reply %v", res)
+func parseGrant(res []any) (grant, int64, error) {
+	if len(res) < 3 {
+		return grant{}, 0, fmt.Errorf("safelock: unexpected acquire reply %v", res)
 	}
 	ok, _ := res[0].(int64)
 	v, _ := res[1].(int64)
+	version, _ := res[2].(int64)
 	if ok == 1 {
-		return grant{ok: true, fence: v}, nil
+		return grant{ok: true, fence: v}, version, nil
 	}
 	g := grant{pttl: time.Duration(v) * time.Millisecond}
-	if len(res) > 2 {
-		h, _ := res[2].(int64)
+	if len(res) > 3 {
+		h, _ := res[3].(int64)
 		g.head = h == 1
 	}
-	return g, nil
+	return g, version, nil
+}
+
+// learn records, from the version the acquire script reported, whether the
+// server has DELEX IFEQ and SET IFEQ (Redis 8.4, 0x080400). Without a
+// version (servers before 7.0, miniredis) the first release and renew find
+// out by trying.
+func (n *node) learn(version int64) {
+	if version == 0 {
+		return
+	}
+	has := unsupported
+	if version >= 0x080400 {
+		has = supported
+	}
+	n.delex.CompareAndSwap(unknown, has)
+	n.setIfeq.CompareAndSwap(unknown, has)
 }
 
 // runAndWait runs s and WAIT in one pipeline on the connection of the

@@ -14,16 +14,20 @@ import (
 // AcquireScript takes the lock and issues its fencing token in one atomic
 // step. KEYS[1] is the lock key, KEYS[2] the fence counter (it must share the
 // lock key's hash slot on Redis Cluster); ARGV[1] is the token, ARGV[2] the
-// ttl in milliseconds. It returns {1, fence} when the token holds the lock
-// (also when a retried call finds its own token) and {0, pttl} otherwise.
-const AcquireScript = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return {1, redis.call('INCR', KEYS[2])}
+// ttl in milliseconds. It returns {1, fence, version} when the token holds
+// the lock (also when a retried call finds its own token) and {0, pttl,
+// version} otherwise; version is the server's redis.REDIS_VERSION_NUM (0
+// where the server does not say), which tells a client whether it has
+// DELEX and SET IFEQ (8.4 and later) without another round trip.
+const AcquireScript = `local v = redis.REDIS_VERSION_NUM or 0
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return {1, redis.call('INCR', KEYS[2]), v}
 end
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return {1, tonumber(redis.call('GET', KEYS[2]) or '0')}
+  return {1, tonumber(redis.call('GET', KEYS[2]) or '0'), v}
 end
-return {0, redis.call('PTTL', KEYS[1])}
+return {0, redis.call('PTTL', KEYS[1]), v}
 `
 
 // ReleaseScript deletes the lock only if it still holds the token. KEYS[1] is
@@ -52,8 +56,10 @@ return 0
 // time (ms) after which a waiter that stopped asking is dropped. ARGV[3] is
 // that waiter ttl in ms, ARGV[4] is "1" to join (or stay in) the queue when
 // the lock is not granted. The lock goes only to the head of the queue, or to
-// anyone when the queue is empty. Returns {1, fence, 0} or {0, pttl, isHead}.
-const fairAcquireScript = `local t = redis.call('TIME')
+// anyone when the queue is empty. Returns {1, fence, version, 0} or
+// {0, pttl, version, isHead}.
+const fairAcquireScript = `local v = redis.REDIS_VERSION_NUM or 0
+local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local gone = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now)
 for i = 1, #gone do redis.call('ZREM', KEYS[3], gone[i]) end
@@ -61,14 +67,14 @@ if #gone > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now) end
 local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return {1, tonumber(redis.call('GET', KEYS[2]) or '0'), 0}
+  return {1, tonumber(redis.call('GET', KEYS[2]) or '0'), v, 0}
 end
 local head = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
 if not holder and (head == nil or head == ARGV[1]) then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   redis.call('ZREM', KEYS[3], ARGV[1])
   redis.call('ZREM', KEYS[4], ARGV[1])
-  return {1, redis.call('INCR', KEYS[2]), 0}
+  return {1, redis.call('INCR', KEYS[2]), v, 0}
 end
 if ARGV[4] == '1' then
   redis.call('ZADD', KEYS[3], 'NX', tonumber(t[1]) * 1000000 + tonumber(t[2]), ARGV[1])
@@ -79,8 +85,8 @@ if ARGV[4] == '1' then
 end
 local pttl = 0
 if holder then pttl = redis.call('PTTL', KEYS[1]) end
-if head == ARGV[1] then return {0, pttl, 1} end
-return {0, pttl, 0}
+if head == ARGV[1] then return {0, pttl, v, 1} end
+return {0, pttl, v, 0}
 `
 
 // fairReleaseScript is ReleaseScript for a fair lock: KEYS[2] and KEYS[3] are
