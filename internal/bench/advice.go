@@ -51,11 +51,11 @@ func Advise(rep *Report) *Advice {
 			a.AcquireTail = l.Acquire.P999
 		}
 	}
-	if a.RenewTail == 0 {
+	if a.RenewTail == 0 && a.AcquireTail > 0 {
 		a.RenewTail, a.RenewFrom = a.AcquireTail, "acquire p99.9 (renew not measured)"
 	}
-	if a.RenewTail == 0 && rep.Base != nil {
-		a.RenewTail, a.RenewFrom = 10*rep.Base.RTT, "10 round trips (no lock latency measured)"
+	if a.RenewTail == 0 {
+		a.RenewFrom = "not measured: include the latency workload"
 	}
 
 	a.Hold, a.HoldFrom = int64(cfg.Hold), "--hold"

@@ -39,6 +39,9 @@ var (
 	ErrNotAcquired = errors.New("lock held by another owner")
 	ErrLeaseLost   = errors.New("lease lost")
 	ErrUnsupported = errors.New("not supported by this implementation")
+	// ErrNoValidity: the lock was granted, but the round trip took so long
+	// that no validity was left; the library gave it back.
+	ErrNoValidity = errors.New("granted with no validity left")
 )
 
 // Cause classifies an error into a short, stable label for "errors by cause".
@@ -53,6 +56,8 @@ func Cause(err error) string {
 		return "lease_lost"
 	case errors.Is(err, ErrUnsupported):
 		return "unsupported"
+	case errors.Is(err, ErrNoValidity):
+		return "no_validity"
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timeout"
 	case errors.Is(err, context.Canceled):

@@ -253,10 +253,14 @@ func (r *runner) cleanup(ctx context.Context) {
 		return
 	}
 	c := r.t.Client()
-	iter := c.Scan(cctx, 0, r.prefix+"*", 1000).Iterator()
 	var keys []string
-	for iter.Next(cctx) {
-		keys = append(keys, iter.Val())
+	// The run's own keys, and the fence records safelock/fence keeps
+	// beside the safety workload's resources.
+	for _, pattern := range []string{r.prefix + "*", "safelock:fenced:{" + r.prefix + "*"} {
+		iter := c.Scan(cctx, 0, pattern, 1000).Iterator()
+		for iter.Next(cctx) {
+			keys = append(keys, iter.Val())
+		}
 	}
 	for len(keys) > 0 {
 		n := min(len(keys), 500)

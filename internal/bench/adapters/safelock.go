@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/locklint/locklint/internal/bench"
 	"github.com/locklint/locklint/safelock"
+	"github.com/locklint/locklint/safelock/fence"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -42,12 +44,24 @@ func newSafelock(name string, t *bench.Target, opts ...safelock.Option) (bench.L
 	} else {
 		l = safelock.New(t.Client(), opts...)
 	}
-	return &slLocker{name: name, l: l}, nil
+	return &slLocker{name: name, l: l, resource: t.Client()}, nil
 }
 
 type slLocker struct {
-	name string
-	l    *safelock.Locker
+	name     string
+	l        *safelock.Locker
+	resource redis.UniversalClient // where fenced writes land
+}
+
+// CheckerName and CheckedWrite make the safety workload's fenced resource a
+// Redis value written through safelock/fence.SetRedis, the helper a user
+// of safelock would call where the write lands.
+func (s *slLocker) CheckerName() string {
+	return "safelock/fence.SetRedis (Redis script: accepts a fence not lower than the highest seen)"
+}
+
+func (s *slLocker) CheckedWrite(ctx context.Context, resource string, f int64) (bool, error) {
+	return fence.SetRedis(ctx, s.resource, resource, f, "written")
 }
 
 func (s *slLocker) Name() string { return s.name }
@@ -75,6 +89,9 @@ func slErr(err error) error {
 		return errors.Join(bench.ErrNotAcquired, err)
 	case errors.Is(err, safelock.ErrLeaseLost):
 		return errors.Join(bench.ErrLeaseLost, err)
+	case err != nil && strings.Contains(err.Error(), "leaves no validity"):
+		// safelock has no sentinel for a grant that arrived expired.
+		return errors.Join(bench.ErrNoValidity, err)
 	}
 	return err
 }
