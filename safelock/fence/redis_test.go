@@ -228,3 +228,87 @@ func BenchmarkSetRedis(b *testing.B) {
 		}
 	}
 }
+
+// commands records the commands a client sends, one entry per round trip.
+type commands struct {
+	mu   sync.Mutex
+	sent []string
+}
+
+func (h *commands) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h *commands) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		switch cmd.Name() {
+		case "hello", "client": // connection setup
+		default:
+			h.mu.Lock()
+			h.sent = append(h.sent, cmd.Name())
+			h.mu.Unlock()
+		}
+		return next(ctx, cmd)
+	}
+}
+
+func (h *commands) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		if len(cmds) > 0 && cmds[0].Name() != "hello" && cmds[0].Name() != "client" {
+			h.mu.Lock()
+			h.sent = append(h.sent, "pipeline")
+			h.mu.Unlock()
+		}
+		return next(ctx, cmds)
+	}
+}
+
+func (h *commands) take() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s := h.sent
+	h.sent = nil
+	return s
+}
+
+// TestSetRedisRoundTrips: a fenced write is one EVALSHA once the script is
+// cached; an empty script cache (a restarted or failed-over server) costs
+// one extra EVAL, handled inside the call.
+func TestSetRedisRoundTrips(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Client()
+	h := &commands{}
+	c.AddHook(h)
+	ctx := testCtx(t)
+	if !setRedis(t, c, "rt", 1, "a") {
+		t.Fatal("first write refused")
+	}
+	if got := h.take(); len(got) != 2 || got[0] != "evalsha" || got[1] != "eval" {
+		t.Fatalf("first call sent %v, want [evalsha eval] (NOSCRIPT, then the source)", got)
+	}
+	for f := int64(2); f <= 4; f++ {
+		setRedis(t, c, "rt", f, "b")
+		if got := h.take(); len(got) != 1 || got[0] != "evalsha" {
+			t.Fatalf("cached call sent %v, want one evalsha", got)
+		}
+	}
+	if err := srv.Client().ScriptFlush(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if !setRedis(t, c, "rt", 5, "c") {
+		t.Fatal("write after SCRIPT FLUSH refused")
+	}
+	if got := h.take(); len(got) != 2 {
+		t.Fatalf("call after SCRIPT FLUSH sent %v, want [evalsha eval]", got)
+	}
+}
+
+// BenchmarkPlainSet is the baseline for BenchmarkSetRedis: one unfenced
+// SET round trip.
+func BenchmarkPlainSet(b *testing.B) {
+	c := redistest.Start(b).Client()
+	ctx := context.Background()
+	for b.Loop() {
+		if err := c.Set(ctx, "bench", "v", 0).Err(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -478,3 +478,16 @@ func BenchmarkUpdate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPlainUpdate is the baseline for BenchmarkUpdate: the same
+// UPDATE without the fence.
+func BenchmarkPlainUpdate(b *testing.B) {
+	db := openDB(b)
+	mustInsert(b, db, "a")
+	ctx := context.Background()
+	for i := 0; b.Loop(); i++ {
+		if _, err := db.ExecContext(ctx, `UPDATE accounts SET balance = ? WHERE id = ?`, i, "a"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
