@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/cfg"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzers/internal/docs"
 	"github.com/locklint/locklint/analyzers/internal/fixes"
@@ -26,7 +26,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:             "lockresult",
 	Doc:              docs.Extract(doc, "lockresult"),
 	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/lockresult/doc.go",
-	Requires:         []*analysis.Analyzer{lifecycle.Analyzer, ctrlflow.Analyzer},
+	Requires:         []*analysis.Analyzer{lifecycle.Analyzer},
 	Run:              run,
 	RunDespiteErrors: true,
 }
@@ -38,7 +38,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if len(res.Calls) == 0 && !locklib.ImportsLib(pass.Pkg) {
 		return nil, nil
 	}
-	r := &runner{pass: pass, res: res, cfgs: pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs), cases: map[*ast.CaseClause]*ast.SwitchStmt{}}
+	r := &runner{pass: pass, res: res, cfgs: map[ast.Node]*cfg.CFG{}, cases: map[*ast.CaseClause]*ast.SwitchStmt{}}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if sw, ok := n.(*ast.SwitchStmt); ok {
@@ -64,7 +64,7 @@ func run(pass *analysis.Pass) (any, error) {
 type runner struct {
 	pass  *analysis.Pass
 	res   *lifecycle.Result
-	cfgs  *ctrlflow.CFGs
+	cfgs  map[ast.Node]*cfg.CFG // per function body, built on demand
 	cases map[*ast.CaseClause]*ast.SwitchStmt
 }
 
@@ -314,18 +314,53 @@ func (r *runner) releases(fd *ast.FuncDecl, op *lifecycle.Op) []*lifecycle.Op {
 	return out
 }
 
-// cfgOf returns the CFG of the innermost function around call.
+// cfgOf returns the CFG of the innermost function around call. It is
+// built here rather than taken from ctrlflow so that packages with type
+// errors are still checked.
 func (r *runner) cfgOf(fd *ast.FuncDecl, call *ast.CallExpr) *cfg.CFG {
 	path, _ := astutil.PathEnclosingInterval(fileOf(r.pass, fd), call.Pos(), call.End())
 	for _, n := range path {
+		var body *ast.BlockStmt
 		switch n := n.(type) {
 		case *ast.FuncLit:
-			return r.cfgs.FuncLit(n)
+			body = n.Body
 		case *ast.FuncDecl:
-			return r.cfgs.FuncDecl(n)
+			body = n.Body
+		default:
+			continue
 		}
+		if g, ok := r.cfgs[n]; ok {
+			return g
+		}
+		g := cfg.New(body, r.mayReturn)
+		r.cfgs[n] = g
+		return g
 	}
 	return nil
+}
+
+// mayReturn reports whether a call can return: not panic, os.Exit,
+// log.Fatal and friends, or a logger's or test's Fatal/Panic methods.
+func (r *runner) mayReturn(call *ast.CallExpr) bool {
+	switch fn := typeutil.Callee(r.pass.TypesInfo, call).(type) {
+	case *types.Builtin:
+		return fn.Name() != "panic"
+	case *types.Func:
+		if fn.Pkg() == nil {
+			return true
+		}
+		switch fn.Pkg().Path() + "." + fn.Name() {
+		case "os.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln":
+			return false
+		}
+		if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+			name := fn.Name()
+			if strings.HasPrefix(name, "Fatal") || strings.HasPrefix(name, "Panic") || name == "FailNow" || strings.HasPrefix(name, "Skip") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // keyText names the lock key as written at the acquire.
