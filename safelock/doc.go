@@ -20,10 +20,10 @@
 // lease's token, atomically, in one round trip each; otherwise they return
 // [ErrLeaseLost] and leave another owner's lock alone. Scripts go by EVALSHA
 // and are sent in full only when the server does not know them (NOSCRIPT).
-// On Redis 8.4 and later, release uses DELEX IFEQ and renew SET IFEQ; the
-// Locker learns on first use whether the server has them (on older servers
-// that first release and renew cost one extra round trip) and uses Lua
-// otherwise.
+// On Redis 8.4 and later, release uses DELEX IFEQ and renew SET IFEQ, and
+// Lua otherwise. The acquire reply carries the server's version, so the
+// Locker knows which without a round trip of its own; a server that does
+// not report it (before 7.0) is asked by trying once.
 //
 // A lease counts itself lost at its safe deadline, measured on the local
 // monotonic clock: the start of the acquire (or of the last successful

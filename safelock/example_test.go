@@ -143,3 +143,27 @@ func ExampleReleaseKey() {
 	// released: true
 	// released again: false
 }
+
+func ExampleNewRedlock() {
+	var clients []redis.UniversalClient
+	for range 3 {
+		c, _, stop := newClient()
+		defer stop()
+		clients = append(clients, c)
+	}
+	ctx := context.Background()
+	locker := safelock.NewRedlock(clients, safelock.WithNodeTimeout(100*time.Millisecond))
+	defer func() { _ = locker.Close() }()
+
+	lease, err := locker.TryAcquire(ctx, "migration", 30*time.Second)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// The fence is the highest counter among the granting majority.
+	fmt.Println("fence", lease.Fence())
+	fmt.Println("release:", lease.Release(ctx))
+	// Output:
+	// fence 1
+	// release: <nil>
+}
