@@ -190,7 +190,7 @@ func tokenFrom(pass *analysis.Pass, acq, del *lifecycle.Op) string {
 	}
 	switch v := ast.Unparen(v).(type) {
 	case *ast.Ident:
-		obj, ok := pass.TypesInfo.Uses[v].(*types.Var)
+		obj, ok := pass.TypesInfo.ObjectOf(v).(*types.Var)
 		if !ok || acq.In.Decl != del.In.Decl || fixes.Visible(pass, del.Pos(), v.Name) != obj || obj.Pos() > acq.Pos() {
 			return ""
 		}

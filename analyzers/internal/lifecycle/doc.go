@@ -64,8 +64,12 @@
 // key earlier in the same function when the op is not Checked: the
 // GET-compare-DEL shape, two round trips with a race between.
 //
-// Op.In says whether the call runs in a defer, a goroutine, MULTI/EXEC
-// (In.Multi) or a non-atomic pipeline (In.Pipeline).
+// Op.Value is the value an Acquire stores: the argument at this call, or,
+// for a helper that makes the token and returns it (FuncFact.ReturnsValue),
+// the variable the caller assigns that result to (tok in
+// tok, ok := acquire(ctx, key)). Op.In says whether the call runs in a
+// defer, a goroutine, MULTI/EXEC (In.Multi) or a non-atomic pipeline
+// (In.Pipeline).
 //
 // # Locks
 //

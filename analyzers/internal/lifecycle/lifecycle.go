@@ -227,6 +227,9 @@ type builder struct {
 	ifaces  map[*types.Func]*types.Func
 	locks   []*Lock
 	imports map[*types.Func]*FuncFact // cache of imported facts (nil = none)
+	// results maps a call whose results are assigned (tok, err := f()) to
+	// the left-hand sides, so a helper's returned token gets a name.
+	results map[*ast.CallExpr][]ast.Expr
 }
 
 func newBuilder(pass *analysis.Pass) *builder {
@@ -240,6 +243,17 @@ func newBuilder(pass *analysis.Pass) *builder {
 		facts:   map[*types.Func]*FuncFact{},
 		ifaces:  map[*types.Func]*types.Func{},
 		imports: map[*types.Func]*FuncFact{},
+		results: map[*ast.CallExpr][]ast.Expr{},
+	}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if as, ok := n.(*ast.AssignStmt); ok && len(as.Rhs) == 1 {
+				if call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); ok {
+					b.results[call] = as.Lhs
+				}
+			}
+			return true
+		})
 	}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -448,6 +462,13 @@ func (b *builder) opsOf(fd *ast.FuncDecl) []*Op {
 			}
 			if fo.ValueParam >= 0 && fo.ValueParam < len(c.Call.Args) {
 				op.Value = c.Call.Args[fo.ValueParam]
+			} else if fo.Kind == Acquire && f.ReturnsValue >= 0 {
+				// tok, err := locker.Acquire(ctx, key): the token is tok.
+				if lhs := b.results[c.Call]; f.ReturnsValue < len(lhs) {
+					if id, ok := lhs[f.ReturnsValue].(*ast.Ident); ok && id.Name != "_" {
+						op.Value = id
+					}
+				}
 			}
 			op.In.Multi = op.In.Multi || fo.Multi
 			ops = append(ops, op)
