@@ -162,7 +162,11 @@ func shapeOf(pass *analysis.Pass, file *ast.File, call *ast.CallExpr) fixShape {
 			return fixShape{}
 		}
 		// Declare err unless this block already has one of type error.
-		scope := pass.TypesInfo.Scopes[file].Innermost(stmt.Pos())
+		fileScope := pass.TypesInfo.Scopes[file]
+		if fileScope == nil {
+			return fixShape{}
+		}
+		scope := fileScope.Innermost(stmt.Pos())
 		if scope == nil {
 			return fixShape{}
 		}

@@ -275,7 +275,11 @@ func takesString(pass *analysis.Pass, file *ast.File, v ast.Expr) bool {
 			var pt types.Type
 			switch {
 			case sig.Variadic() && j >= sig.Params().Len()-1:
-				pt = sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice).Elem()
+				s, ok := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice)
+				if !ok {
+					return false
+				}
+				pt = s.Elem()
 			case j < sig.Params().Len():
 				pt = sig.Params().At(j).Type()
 			default:

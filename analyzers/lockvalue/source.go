@@ -412,7 +412,18 @@ func (t *tracer) eval(e ast.Expr, c ctx) val {
 	case *ast.CallExpr:
 		return t.call(e, -1, c)
 	case *ast.BinaryExpr:
-		return t.eval(e.X, c).or(t.eval(e.Y, c))
+		x, y := t.eval(e.X, c), t.eval(e.Y, c)
+		if isNumber(tv.Type) {
+			// now.Unix() + timeout: an offset from a timestamp is a
+			// timestamp, whatever the offset is.
+			if x.k&kTime != 0 && y.k&kUnknown != 0 {
+				y = val{k: kNeutral}
+			}
+			if y.k&kTime != 0 && x.k&kUnknown != 0 {
+				x = val{k: kNeutral}
+			}
+		}
+		return x.or(y)
 	case *ast.IndexExpr:
 		return t.eval(e.X, c).or(t.eval(e.Index, c))
 	case *ast.UnaryExpr:
@@ -442,6 +453,11 @@ func (t *tracer) isKey(e ast.Expr, c ctx) bool {
 		n -= strings.Count(k.Exact, f)
 	}
 	return n == 0 && !strings.Contains(k.Exact, "$x")
+}
+
+func isNumber(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsNumeric != 0
 }
 
 func isDuration(t types.Type) bool {

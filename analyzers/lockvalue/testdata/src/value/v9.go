@@ -70,6 +70,12 @@ func expiryAsValue(ctx context.Context, key string) {
 	rdb.Del(ctx, key)
 }
 
+// An expiry timestamp with the caller's timeout is still a timestamp.
+func expiryOffset(ctx context.Context, key string, timeout int64) {
+	rdb.SetNX(ctx, key, time.Now().Unix()+timeout, 0) // want `lock key stores a timestamp as its value`
+	rdb.Del(ctx, key)
+}
+
 func timeString(ctx context.Context, key string) {
 	now := time.Now()
 	rdb.SetNX(ctx, key, now.Format(time.RFC3339Nano), ttl) // want `lock key stores a timestamp as its value`
@@ -158,6 +164,12 @@ func safelockToken(ctx context.Context, key string) {
 func hostPIDUUID(ctx context.Context, key string) {
 	host, _ := os.Hostname()
 	rdb.SetNX(ctx, key, fmt.Sprintf("%s:%d:%s", host, os.Getpid(), uuid.NewString()), ttl)
+	rdb.Del(ctx, key)
+}
+
+// A timestamp with a random suffix: unique.
+func timeAndUUID(ctx context.Context, key string) {
+	rdb.SetNX(ctx, key, strconv.FormatInt(time.Now().UnixNano(), 10)+"-"+uuid.NewString(), ttl)
 	rdb.Del(ctx, key)
 }
 
