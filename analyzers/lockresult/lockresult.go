@@ -29,6 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{lifecycle.Analyzer},
 	Run:              run,
 	RunDespiteErrors: true,
+	FactTypes:        []analysis.Fact{new(AcquireFact)},
 }
 
 const instead = "safelock.Locker.TryAcquire, which returns ErrNotAcquired when another owner holds the lock"
@@ -38,7 +39,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if len(res.Calls) == 0 && !locklib.ImportsLib(pass.Pkg) {
 		return nil, nil
 	}
-	r := &runner{pass: pass, res: res, cfgs: map[ast.Node]*cfg.CFG{}, cases: map[*ast.CaseClause]*ast.SwitchStmt{}}
+	r := &runner{pass: pass, res: res, cfgs: map[ast.Node]*cfg.CFG{}, cases: map[*ast.CaseClause]*ast.SwitchStmt{}, facts: map[*types.Func]*AcquireFact{}}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if sw, ok := n.(*ast.SwitchStmt); ok {
@@ -49,23 +50,41 @@ func run(pass *analysis.Pass) (any, error) {
 			return true
 		})
 	}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			r.funcDecl(f, fd)
+	// Summaries first: functions that return an acquire's outcome, and
+	// wrappers of those, so callers in this package see them too.
+	for round := 0; round < 3; round++ {
+		r.report = false
+		before := len(r.facts)
+		r.each(func(f *ast.File, fd *ast.FuncDecl) { r.funcDecl(f, fd) })
+		if len(r.facts) == before {
+			break
 		}
+	}
+	r.report = true
+	r.each(func(f *ast.File, fd *ast.FuncDecl) { r.funcDecl(f, fd) })
+	for fn, f := range r.facts {
+		pass.ExportObjectFact(fn, f)
 	}
 	return nil, nil
 }
 
 type runner struct {
-	pass  *analysis.Pass
+	pass   *analysis.Pass
+	report bool // false while facts are computed
+	facts  map[*types.Func]*AcquireFact
 	res   *lifecycle.Result
 	cfgs  map[ast.Node]*cfg.CFG // per function body, built on demand
 	cases map[*ast.CaseClause]*ast.SwitchStmt
+}
+
+func (r *runner) each(fn func(*ast.File, *ast.FuncDecl)) {
+	for _, f := range r.pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				fn(f, fd)
+			}
+		}
+	}
 }
 
 func (r *runner) funcDecl(file *ast.File, fd *ast.FuncDecl) {
@@ -92,6 +111,8 @@ func (r *runner) funcDecl(file *ast.File, fd *ast.FuncDecl) {
 			return true
 		}
 		if a := libAcquire(info, call); a != nil {
+			r.check(file, fd, a, nil)
+		} else if a := r.wrapperAcquire(call); a != nil {
 			r.check(file, fd, a, nil)
 		}
 		return true
@@ -129,7 +150,17 @@ func lockLike(op *lifecycle.Op, fd *ast.FuncDecl) bool {
 
 func (r *runner) check(file *ast.File, fd *ast.FuncDecl, a *acquire, op *lifecycle.Op) {
 	info := r.pass.TypesInfo
-	out := outcomeOf(info, file, a)
+	out := outcomeOf(info, file, fd, a)
+	if out.verdict == returned {
+		if fn, ok := info.Defs[fd.Name].(*types.Func); ok && r.facts[fn] == nil {
+			out.fact.Via = r.where(a)
+			r.facts[fn] = out.fact
+		}
+		return
+	}
+	if !r.report {
+		return
+	}
 	what := a.name
 	if op != nil {
 		what = fmt.Sprintf("%s of %s", a.name, r.keyText(op))

@@ -16,6 +16,7 @@ type verdict int
 const (
 	unknown   verdict = iota // passed on, returned, stored: not judged here
 	discarded                // nothing is looked at
+	returned                 // returned unchanged to the caller (see AcquireFact)
 	errOnly                  // only the error is looked at, and the value is the signal
 	checked                  // the outcome reaches variables or a condition
 )
@@ -30,6 +31,8 @@ type outcome struct {
 	ok, reply, handle, err operand
 	// errDiscarded: a library acquire whose error went to _.
 	errDiscarded bool
+	// fact is set when the outcome is returned unchanged.
+	fact *AcquireFact
 }
 
 // operand is a variable or an expression that holds part of an outcome.
@@ -55,7 +58,7 @@ func (o operand) matches(info *types.Info, x ast.Expr) bool {
 // outcomeOf follows the results of a through method calls on a go-redis
 // *Cmd, redigo's conversion helpers and rueidis's Do, to the statement
 // that receives them.
-func outcomeOf(info *types.Info, file *ast.File, a *acquire) outcome {
+func outcomeOf(info *types.Info, file *ast.File, fd *ast.FuncDecl, a *acquire) outcome {
 	call := a.call
 	okAt, replyAt, handleAt, errAt := a.okAt, a.replyAt, a.handleAt, a.errAt
 	path, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.End())
@@ -181,7 +184,17 @@ func outcomeOf(info *types.Info, file *ast.File, a *acquire) outcome {
 				return outcome{}
 			}
 		}
-	case *ast.ReturnStmt, *ast.CallExpr, *ast.CompositeLit, *ast.KeyValueExpr, *ast.SendStmt, *ast.ValueSpec:
+	case *ast.ReturnStmt:
+		if okAt < 0 && replyAt < 0 && handleAt < 0 && a.signal == byValue {
+			// return rdb.SetNX(...).Err(): the bool is lost here.
+			return outcome{verdict: errOnly, stmt: p}
+		}
+		if f := returnedBy(info, fd, path, p, call, [4]int{okAt, replyAt, handleAt, errAt}); f != nil {
+			f.Signal, f.Lib = int(a.signal), a.lib
+			return outcome{verdict: returned, result: call, stmt: p, fact: f}
+		}
+		return outcome{}
+	case *ast.CallExpr, *ast.CompositeLit, *ast.KeyValueExpr, *ast.SendStmt, *ast.ValueSpec:
 		return outcome{}
 	default:
 		// Used directly in an expression: if !rdb.SetNX(...).Val(), ... != nil.

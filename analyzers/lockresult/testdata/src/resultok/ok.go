@@ -173,7 +173,7 @@ type Lock struct {
 	key string
 }
 
-func (l *Lock) TryLock(ctx context.Context, token string) (bool, error) {
+func (l *Lock) TryLock(ctx context.Context, token string) (bool, error) { // want TryLock:"returns the outcome of SetNX at ok.go:177"
 	return l.rdb.SetNX(ctx, l.key, token, time.Minute).Result()
 }
 
