@@ -72,9 +72,9 @@ type runner struct {
 	pass   *analysis.Pass
 	report bool // false while facts are computed
 	facts  map[*types.Func]*AcquireFact
-	res   *lifecycle.Result
-	cfgs  map[ast.Node]*cfg.CFG // per function body, built on demand
-	cases map[*ast.CaseClause]*ast.SwitchStmt
+	res    *lifecycle.Result
+	cfgs   map[ast.Node]*cfg.CFG // per function body, built on demand
+	cases  map[*ast.CaseClause]*ast.SwitchStmt
 }
 
 func (r *runner) each(fn func(*ast.File, *ast.FuncDecl)) {
