@@ -12,7 +12,8 @@
 // script's SET NX of ARGV[1]) whose value is built only from
 //
 //   - constants: "1", 1, true, "locked";
-//   - the lock key itself;
+//   - the lock key itself, or the id it is made of (orderID in
+//     "lock:order:"+orderID);
 //   - a timestamp: time.Now() and anything computed from it (Unix,
 //     UnixNano, Add, Format, String);
 //   - the hostname or the process ID (os.Hostname, os.Getpid), alone or

@@ -180,6 +180,9 @@ func describe(w val) string {
 	if w.k&kKey != 0 {
 		parts = append(parts, "the lock key itself")
 	}
+	if w.k&kKeyPart != 0 {
+		parts = append(parts, "part of the lock key")
+	}
 	if len(parts) == 0 {
 		if w.konst != "" {
 			return "the constant " + w.konst

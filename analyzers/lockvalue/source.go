@@ -23,11 +23,12 @@ const (
 	kHost                      // os.Hostname
 	kPID                       // os.Getpid, os.Getppid
 	kMathRand                  // math/rand, math/rand/v2
+	kKeyPart                   // a part of the lock key: the id in "lock:"+id
 	kNeutral                   // durations, lengths, zeroed buffers: no uniqueness, no harm
 	kUnknown                   // anything else: crypto/rand, UUIDs, caller input, ...
 )
 
-const weakKinds = kConst | kKey | kTime | kHost | kPID | kMathRand
+const weakKinds = kConst | kKey | kKeyPart | kTime | kHost | kPID | kMathRand
 
 // weak reports whether every part of the value is known and none of them
 // can tell one holder from another.
@@ -385,8 +386,13 @@ func (t *tracer) eval(e ast.Expr, c ctx) val {
 	}
 	c.depth++
 	e = ast.Unparen(e)
-	if c.key != "" && t.isKey(e, c) {
-		return val{k: kKey}
+	if c.key != "" {
+		switch t.keyRelation(e, c) {
+		case kKey:
+			return val{k: kKey}
+		case kKeyPart:
+			return val{k: kKeyPart}
+		}
 	}
 	tv, ok := t.info.Types[e]
 	if !ok {
@@ -435,24 +441,45 @@ func (t *tracer) eval(e ast.Expr, c ctx) val {
 	return unknown
 }
 
-// isKey reports whether e is the lock key itself: the same variable,
-// field or expression of variables as the key.
-func (t *tracer) isKey(e ast.Expr, c ctx) bool {
+// keyRelation reports whether e is the lock key itself (kKey: the same
+// variable, field or expression of variables as the key) or a variable
+// part of it (kKeyPart: id in "lock:"+id), or neither (0). Both are the
+// same for every holder of that lock.
+func (t *tracer) keyRelation(e ast.Expr, c ctx) kind {
 	switch e.(type) {
 	case *ast.Ident, *ast.SelectorExpr, *ast.BinaryExpr, *ast.CallExpr:
 	default:
-		return false
+		return 0
+	}
+	if tv, ok := t.info.Types[e]; ok && tv.Value != nil {
+		return 0 // a constant: reported as one
 	}
 	k := t.res.Env(c.fd).Of(e)
-	if k.Exact != c.key {
-		return false
+	if !k.Known() || !deterministic(k.Exact) {
+		return 0
 	}
-	// Calls other than formatting may return something new each time.
-	n := strings.Count(k.Exact, "call(")
+	if k.Exact == c.key {
+		return kKey
+	}
+	// A whole argument of the key's rendering: "(x," ",x," ",x)".
+	for _, pre := range []string{"(", ","} {
+		for _, post := range []string{")", ","} {
+			if strings.Contains(c.key, pre+k.Exact+post) {
+				return kKeyPart
+			}
+		}
+	}
+	return 0
+}
+
+// deterministic reports whether a rendering names the same value every
+// time it is evaluated: no calls other than formatting, nothing unknown.
+func deterministic(exact string) bool {
+	n := strings.Count(exact, "call(")
 	for _, f := range []string{"call(fmt.Sprintf,", "call(fmt.Sprint,", "call(strings.Join,", "call(path.Join,"} {
-		n -= strings.Count(k.Exact, f)
+		n -= strings.Count(exact, f)
 	}
-	return n == 0 && !strings.Contains(k.Exact, "$x")
+	return n == 0 && !strings.Contains(exact, "$x")
 }
 
 func isNumber(t types.Type) bool {

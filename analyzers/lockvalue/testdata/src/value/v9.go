@@ -58,6 +58,12 @@ func theKey(ctx context.Context, name string) {
 	rdb.Del(ctx, key)
 }
 
+// The id the key is made of is the same for every holder of that key.
+func keyPart(ctx context.Context, orderID string) {
+	rdb.SetNX(ctx, fmt.Sprintf("lock:order:%s", orderID), orderID, ttl) // want `lock fmt.Sprintf\("lock:order:%s", orderID\) stores part of the lock key as its value`
+	rdb.Del(ctx, fmt.Sprintf("lock:order:%s", orderID))
+}
+
 func timestamp(ctx context.Context, key string) {
 	rdb.SetNX(ctx, key, time.Now().UnixNano(), ttl) // want `lock key stores a timestamp as its value.*holders that acquire within the same tick store the same value`
 	rdb.Del(ctx, key)
