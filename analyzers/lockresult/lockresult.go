@@ -169,7 +169,7 @@ func (r *runner) check(file *ast.File, fd *ast.FuncDecl, a *acquire, op *lifecyc
 	case discarded:
 		msg := fmt.Sprintf("the result of %s is discarded: the code goes on whether or not it got the lock", what)
 		if a.lib {
-			msg = fmt.Sprintf("the error of %s is discarded: when the lock is held elsewhere or Redis fails, the code goes on without the lock; check the error and stop on failure", what)
+			msg = fmt.Sprintf("the error of %s is discarded: when the lock is held elsewhere or Redis fails, the code goes on without the lock; check the error and stop on failure%s", what, libHint(a))
 		} else if a.signal == byValue {
 			msg += " (a lock held by someone else comes back as " + heldAs(a) + " with a nil error)"
 		}
@@ -203,7 +203,7 @@ func (r *runner) looked(fd *ast.FuncDecl, out outcome, a *acquire) bool {
 		if !comparedWithNil(info, fd.Body, out.handle.v) {
 			r.pass.Report(analysis.Diagnostic{
 				Pos: a.call.Pos(), End: a.call.End(),
-				Message: fmt.Sprintf("the error of %s is discarded and the lock it returns is never checked for nil: when the lock is held elsewhere the code goes on without it (and a nil lock panics on Release); check the error and stop on failure", a.name),
+				Message: fmt.Sprintf("the error of %s is discarded and the lock it returns is never checked for nil: when the lock is held elsewhere the code goes on without it (and a nil lock panics on Release); check the error and stop on failure%s", a.name, libHint(a)),
 			})
 			return false
 		}
@@ -406,6 +406,15 @@ func (r *runner) keyText(op *lifecycle.Op) string {
 
 func fileOf(pass *analysis.Pass, n ast.Node) *ast.File {
 	return fixes.File(pass, n.Pos())
+}
+
+// libHint names the safelock call to use, or how to check it when the
+// acquire already is safelock's.
+func libHint(a *acquire) string {
+	if strings.HasPrefix(a.name, "safelock ") {
+		return " (errors.Is(err, safelock.ErrNotAcquired) when another owner holds it)"
+	}
+	return ", or use " + instead
 }
 
 func heldAs(a *acquire) string {

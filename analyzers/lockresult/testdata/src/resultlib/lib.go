@@ -23,7 +23,7 @@ type Jobs struct {
 }
 
 func (j *Jobs) safelockDiscarded(ctx context.Context) {
-	j.locker.TryAcquire(ctx, "job", time.Minute) // want `the error of safelock Locker.TryAcquire is discarded: when the lock is held elsewhere or Redis fails, the code goes on without the lock; check the error and stop on failure`
+	j.locker.TryAcquire(ctx, "job", time.Minute) // want `the error of safelock Locker.TryAcquire is discarded: when the lock is held elsewhere or Redis fails, the code goes on without the lock; check the error and stop on failure \(errors.Is\(err, safelock.ErrNotAcquired\) when another owner holds it\)`
 	work()
 }
 
@@ -47,7 +47,7 @@ func (j *Jobs) safelockFallsThrough(ctx context.Context) {
 
 func (j *Jobs) redsyncDiscarded() {
 	m := j.rs.NewMutex("job")
-	m.Lock() // want `the error of redsync Mutex.Lock is discarded`
+	m.Lock() // want `the error of redsync Mutex.Lock is discarded: when the lock is held elsewhere or Redis fails, the code goes on without the lock; check the error and stop on failure, or use safelock.Locker.TryAcquire`
 	defer m.Unlock()
 	work()
 }
