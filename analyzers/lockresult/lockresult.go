@@ -266,8 +266,8 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 		case call != nil:
 			falls = append(falls, analysis.Diagnostic{
 				Pos: cond.Pos(), End: cond.End(),
-				Message: fmt.Sprintf("when %s fails (%s), this branch falls through into the code that needs the lock: %s runs without it; stop on failure (return, continue), or use %s",
-					what, fixes.Source(r.pass, cond), shortCall(r.pass, call), instead),
+				Message: fmt.Sprintf("when %s fails (%s), this branch falls through into the code that needs the lock: %s runs without it; stop on failure (return, continue)%s",
+					what, fixes.Source(r.pass, cond), shortCall(r.pass, call), useInstead(a)),
 				Related: []analysis.RelatedInformation{
 					{Pos: a.call.Pos(), End: a.call.End(), Message: "the acquire"},
 					{Pos: call.Pos(), End: call.End(), Message: "runs without the lock"},
@@ -406,6 +406,14 @@ func (r *runner) keyText(op *lifecycle.Op) string {
 
 func fileOf(pass *analysis.Pass, n ast.Node) *ast.File {
 	return fixes.File(pass, n.Pos())
+}
+
+// useInstead suggests safelock, unless the acquire already is safelock's.
+func useInstead(a *acquire) string {
+	if strings.HasPrefix(a.name, "safelock ") {
+		return ""
+	}
+	return ", or use " + instead
 }
 
 // libHint names the safelock call to use, or how to check it when the

@@ -36,7 +36,7 @@ func (j *Jobs) safelockBlankErr(ctx context.Context) error {
 
 func (j *Jobs) safelockFallsThrough(ctx context.Context) {
 	lease, err := j.locker.TryAcquire(ctx, "job", time.Minute)
-	if errors.Is(err, safelock.ErrNotAcquired) { // want `when safelock Locker.TryAcquire fails \(errors.Is\(err, safelock.ErrNotAcquired\)\), this branch falls through into the code that needs the lock: work\(...\) runs without it; stop on failure \(return, continue\), or use safelock.Locker.TryAcquire`
+	if errors.Is(err, safelock.ErrNotAcquired) { // want `when safelock Locker.TryAcquire fails \(errors.Is\(err, safelock.ErrNotAcquired\)\), this branch falls through into the code that needs the lock: work\(...\) runs without it; stop on failure \(return, continue\)$`
 		log.Println("busy")
 	}
 	work()
