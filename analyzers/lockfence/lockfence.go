@@ -4,7 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
-	"go/token"
+	"go/types"
 	"regexp"
 
 	"golang.org/x/tools/go/analysis"
@@ -26,7 +26,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:             "lockfence",
 	Doc:              docs.Extract(doc, "lockfence"),
 	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/lockfence/doc.go",
-	Requires:         []*analysis.Analyzer{section.Analyzer},
+	Requires:         []*analysis.Analyzer{section.Analyzer, stores.Analyzer},
 	Run:              run,
 	RunDespiteErrors: true,
 }
@@ -36,18 +36,19 @@ const useFence = "acquire with safelock.Locker.TryAcquire and check Lease.Fence(
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[section.Analyzer].(*section.Result)
-	done := map[token.Pos]bool{} // writes already judged (overlapping sections)
+	helpers := pass.ResultOf[stores.Analyzer].(*stores.Result)
+	done := map[string]bool{} // writes already judged (overlapping sections)
 	for _, s := range res.Sections {
 		if lifecycle.IsTestFile(pass.Fset, s.Lock.Acquire.Pos()) {
 			continue
 		}
-		check(pass, res, s, done)
+		check(pass, res, helpers, s, done)
 	}
 	return nil, nil
 }
 
 // check judges the writes of one section.
-func check(pass *analysis.Pass, res *section.Result, s *section.Section, done map[token.Pos]bool) {
+func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, s *section.Section, done map[string]bool) {
 	info := pass.TypesInfo
 	lk := s.Lock
 	cmds := map[*ast.CallExpr]*redismodel.Command{}
@@ -64,7 +65,11 @@ func check(pass *analysis.Pass, res *section.Result, s *section.Section, done ma
 			return true
 		}
 		w := stores.Classify(info, res.Defs, call, cmds[call])
-		if w == nil || w.Kind == stores.Redis && onLockKey(res, s, w) {
+		if w == nil {
+			writes = append(writes, helpers.Helper(info, call)...)
+			return true
+		}
+		if w.Kind == stores.Redis && onLockKey(res, s, w) {
 			return true
 		}
 		if w.Cmd != nil && (w.Cmd.Name == "INCR" || w.Cmd.Name == "INCRBY") {
@@ -100,16 +105,17 @@ func check(pass *analysis.Pass, res *section.Result, s *section.Section, done ma
 
 	var unfenced []*stores.Write
 	for _, w := range writes {
-		if done[w.Call.Pos()] || w == homeMade {
+		key := fmt.Sprint(w.Call.Pos(), w.What)
+		if done[key] || w == homeMade {
 			continue
 		}
-		done[w.Call.Pos()] = true
-		fenced := reaches(fence, w.Values)
+		done[key] = true
+		fenced := reaches(fence, w.Values) || carriesGrant(info, w.Values)
 		if !fenced && homeMade != nil && reaches(counter, w.Values) {
 			continue // judged with the INCR below
 		}
 		if !fenced {
-			if w.Kind != stores.Fenced {
+			if w.Kind != stores.Fenced && (len(unfenced) == 0 || unfenced[len(unfenced)-1].Call != w.Call) {
 				unfenced = append(unfenced, w)
 			}
 			continue
@@ -126,8 +132,8 @@ func check(pass *analysis.Pass, res *section.Result, s *section.Section, done ma
 			}
 		}
 	}
-	if homeMade != nil && !done[homeMade.Call.Pos()] {
-		done[homeMade.Call.Pos()] = true
+	if homeMade != nil && !done[fmt.Sprint(homeMade.Call.Pos(), "INCR")] {
+		done[fmt.Sprint(homeMade.Call.Pos(), "INCR")] = true
 		pass.Report(analysis.Diagnostic{
 			Pos: homeMade.Call.Pos(), End: homeMade.Call.End(),
 			Message: fmt.Sprintf("fencing token taken by a separate %s after acquiring %s: "+
@@ -214,3 +220,22 @@ func reaches(f *section.Flow, values []ast.Expr) bool {
 }
 
 func within(n, root ast.Node) bool { return root.Pos() <= n.Pos() && n.End() <= root.End() }
+
+// carriesGrant reports whether a value has a Fence() int64 method: a
+// safelock Lease or a fence.Grant handed to a helper that checks it.
+func carriesGrant(info *types.Info, values []ast.Expr) bool {
+	for _, v := range values {
+		t := info.TypeOf(v)
+		if t == nil {
+			continue
+		}
+		obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Fence")
+		if fn, ok := obj.(*types.Func); ok {
+			sig := fn.Type().(*types.Signature)
+			if sig.Params().Len() == 0 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Typ[types.Int64]) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -26,7 +26,20 @@ type Flow struct {
 
 // NewFlow computes the derived variables of root (a function).
 func NewFlow(info *types.Info, root ast.Node, seed func(*ast.CallExpr) bool) *Flow {
+	return newFlow(info, root, seed, nil)
+}
+
+// NewFlowFrom computes the variables of root derived from the given
+// variables (a function's parameters, say).
+func NewFlowFrom(info *types.Info, root ast.Node, vars ...types.Object) *Flow {
+	return newFlow(info, root, func(*ast.CallExpr) bool { return false }, vars)
+}
+
+func newFlow(info *types.Info, root ast.Node, seed func(*ast.CallExpr) bool, vars []types.Object) *Flow {
 	f := &Flow{info: info, seed: seed, vars: map[types.Object]bool{}}
+	for _, v := range vars {
+		f.vars[v] = true
+	}
 	for changed := true; changed; {
 		changed = false
 		mark := func(e ast.Expr) {

@@ -40,8 +40,8 @@ func (b *builder) opaqueCalls(lk *Lock, fn ast.Node, fd *ast.FuncDecl) (stops []
 			if callee != nil && !isAbstract(callee) {
 				return true // a concrete function: its lifecycle facts say what it does
 			}
-		} else if locklib.Classify(info, call) != nil {
-			return true
+		} else if locklib.Classify(info, call) != nil || calleePath(info, call) == locklib.FencePath {
+			return true // the library itself, or a fence helper that reads the lease's fence
 		}
 		lk.RenewUnknown = true
 		if !b.inDefer(call, fd) && !b.inGo(call, fd) {
@@ -83,4 +83,11 @@ func (b *builder) inGo(n ast.Node, fn ast.Node) bool {
 func isAbstract(fn *types.Func) bool {
 	sig, ok := fn.Type().(*types.Signature)
 	return ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type())
+}
+
+func calleePath(info *types.Info, call *ast.CallExpr) string {
+	if fn, _ := typeutil.Callee(info, call).(*types.Func); fn != nil && fn.Pkg() != nil {
+		return fn.Pkg().Path()
+	}
+	return ""
 }

@@ -26,6 +26,9 @@ var (
 // gorm Save/Update/Updates/UpdateColumn(s)/Delete. A plain INSERT that
 // records the fence adds a row and overwrites nothing.
 func (w *Write) NeedsCondition() bool {
+	if w.via != nil {
+		return w.via.NeedsCond
+	}
 	switch w.Kind {
 	case SQL:
 		q := strings.ToLower(w.Query)
@@ -51,6 +54,14 @@ func (w *Write) NeedsCondition() bool {
 // (reaches says which expressions carry one). known is false when the
 // statement text has unknown parts and no such condition in what is known.
 func (w *Write) FenceCondition(reaches func(ast.Expr) bool) (ok, known bool) {
+	if w.via != nil {
+		for _, a := range w.condArgs {
+			if reaches(a) {
+				return true, true
+			}
+		}
+		return false, w.via.CondKnown
+	}
 	switch w.Kind {
 	case SQL:
 		if hasCondition(w.Query, w.Params, w.Spread, w.Named, reaches) {

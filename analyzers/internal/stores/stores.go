@@ -48,16 +48,22 @@ type Write struct {
 	Values []ast.Expr
 
 	// SQL statements.
-	Query    string     // the statement text, verbs of Sprintf formats as %v
-	Complete bool       // Query is the whole text (no unknown parts)
-	Params   []ast.Expr // bind arguments after the statement
-	Spread   bool       // Params end in args...
-	Named    bool       // sqlx named statement (:name parameters bound from a struct or map)
+	Query     string     // the statement text, verbs of Sprintf formats as %v
+	QueryExpr ast.Expr   // the statement argument (nil for prepared statements)
+	Complete  bool       // Query is the whole text (no unknown parts)
+	Params    []ast.Expr // bind arguments after the statement
+	Spread    bool       // Params end in args...
+	Named     bool       // sqlx named statement (:name parameters bound from a struct or map)
 
 	// Gorm: the Where/Not/Or conditions chained before the write.
 	Conds []GormCond
 
 	Cmd *redismodel.Command // Redis writes
+
+	// A write made inside a helper the call goes to (see [Result.Helper]):
+	// its summary, and the arguments bound to a fence condition there.
+	via      *FactWrite
+	condArgs []ast.Expr
 }
 
 // GormCond is one gorm Where(query, args...) call of a chain.
@@ -70,6 +76,13 @@ type GormCond struct {
 // Classify returns the write call makes, or nil. cmd is the Redis
 // command model of the call, if any.
 func Classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *redismodel.Command) *Write {
+	return classify(info, defs, call, cmd, false)
+}
+
+// classify is Classify; with anyText, SQL calls whose text is not a
+// known write are returned too (to summarise wrappers that take the
+// statement as a parameter).
+func classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *redismodel.Command, anyText bool) *Write {
 	if cmd != nil {
 		return redisWrite(cmd)
 	}
@@ -89,9 +102,9 @@ func Classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *red
 		}
 		return w
 	case path == "database/sql" || path == "github.com/jmoiron/sqlx":
-		return sqlWrite(info, defs, w, fn, recv)
+		return sqlWrite(info, defs, w, fn, recv, anyText)
 	case path == "gorm.io/gorm" || path == "github.com/jinzhu/gorm":
-		return gormWrite(info, defs, w, fn, recv)
+		return gormWrite(info, defs, w, fn, recv, anyText)
 	case path == "os":
 		return fileWrite(w, fn, recv)
 	}
@@ -143,7 +156,7 @@ func (w *Write) Keys() []ast.Expr {
 	return w.Cmd.Keys
 }
 
-func sqlWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, recv string) *Write {
+func sqlWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, recv string, anyText bool) *Write {
 	w.Kind = SQL
 	name := fn.Name()
 	base := strings.TrimSuffix(name, "Context")
@@ -190,6 +203,7 @@ func sqlWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, re
 			return nil
 		}
 		w.Query, w.Complete = Text(info, defs, args[q])
+		w.QueryExpr = args[q]
 		w.Params, w.Spread = args[q+1:], w.Call.Ellipsis.IsValid()
 	case base == "NamedExec" || base == "NamedQuery":
 		if q >= len(args) {
@@ -200,7 +214,7 @@ func sqlWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, re
 	default:
 		return nil
 	}
-	if !IsWriteSQL(w.Query) {
+	if !anyText && !IsWriteSQL(w.Query) {
 		return nil
 	}
 	return w
@@ -211,7 +225,7 @@ var gormWrites = map[string]bool{
 	"UpdateColumn": true, "UpdateColumns": true, "Delete": true, "FirstOrCreate": true,
 }
 
-func gormWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, recv string) *Write {
+func gormWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, recv string, anyText bool) *Write {
 	if recv != "DB" {
 		return nil
 	}
@@ -228,8 +242,9 @@ func gormWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, r
 			return nil
 		}
 		w.Query, w.Complete = Text(info, defs, w.Call.Args[0])
+		w.QueryExpr = w.Call.Args[0]
 		w.Params, w.Spread = w.Call.Args[1:], w.Call.Ellipsis.IsValid()
-		if !IsWriteSQL(w.Query) {
+		if !anyText && !IsWriteSQL(w.Query) {
 			return nil
 		}
 	case gormWrites[fn.Name()]:

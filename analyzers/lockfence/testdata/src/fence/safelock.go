@@ -85,10 +85,13 @@ func fenceHelpers(ctx context.Context, id string) error {
 		return err
 	}
 	defer lease.Release(ctx)
-	if _, err := orders.Update(ctx, db, id, lease.Fence(), fence.Set("state", "paid")); err != nil {
+	if _, err := orders.Update(ctx, db, id, lease, fence.Set("state", "paid")); err != nil {
 		return err
 	}
-	_, err = fence.SetRedis(ctx, rdb, "order:"+id+":state", lease.Fence(), "paid")
+	if _, err := orders.Upsert(ctx, db, id, fence.Of(lease.Fence(), lease.Token()), fence.Set("state", "paid")); err != nil {
+		return err
+	}
+	_, err = fence.SetRedis(ctx, rdb, "order:"+id+":state", lease, "paid")
 	return err
 }
 
@@ -140,5 +143,20 @@ func unknownSQL(ctx context.Context, q, id string) error {
 	}
 	defer lease.Release(ctx)
 	_, err = db.ExecContext(ctx, q, id, lease.Fence())
+	return err
+}
+
+// A fence helper does not end the section; the plain write after it has
+// no fence.
+func fenceHelperThenPlain(ctx context.Context, id string) error {
+	lease, err := locker.TryAcquire(ctx, "order:"+id, 10*time.Second)
+	if err != nil {
+		return err
+	}
+	defer lease.Release(ctx)
+	if _, err := orders.Update(ctx, db, id, lease, fence.Set("state", "paid")); err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, "DELETE FROM carts WHERE order_id = ?", id) // want `database/sql DB.ExecContext under lock "order:" \+ \* \(safelock Locker.TryAcquire\) never receives the lease's Fence\(\)`
 	return err
 }

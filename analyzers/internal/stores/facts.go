@@ -1,0 +1,363 @@
+package stores
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/section"
+)
+
+// Analyzer summarises the SQL, gorm, file and fence-helper writes every
+// function makes, directly or through the helpers it calls, as a
+// [WriteFact], so a rule sees that s.repo.Save(ctx, o) (a concrete
+// function, in this package or another) writes to a database, and which
+// of its parameters reach the write. Its Result maps each call of this
+// package to such a helper onto the writes it makes.
+//
+// Redis writes are left out of the summaries: through helpers they are
+// mostly caches, and the lifecycle model already follows Redis keys.
+var Analyzer = &analysis.Analyzer{
+	Name:             "lockstores",
+	Doc:              "summarises the store writes (SQL, gorm, files) each function makes, for locklint rules",
+	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/internal/stores/stores.go",
+	Run:              run,
+	RunDespiteErrors: true,
+	ResultType:       reflect.TypeFor[*Result](),
+	FactTypes:        []analysis.Fact{new(WriteFact)},
+}
+
+// WriteFact lists the writes a function makes.
+type WriteFact struct{ Writes []FactWrite }
+
+func (*WriteFact) AFact() {}
+
+func (f *WriteFact) String() string {
+	var parts []string
+	for _, w := range f.Writes {
+		parts = append(parts, w.String())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// FactWrite is one summarised write.
+type FactWrite struct {
+	Kind  Kind
+	What  string // "database/sql DB.ExecContext"
+	Where string // file:line of the write
+	// Reach lists the parameters whose values reach the write; Cond the
+	// parameters bound to a fence condition of its statement.
+	Reach, Cond []int
+	NeedsCond   bool // the write overwrites (UPDATE, DELETE, gorm Save, ...)
+	CondKnown   bool // the statement text is fully known
+
+	// A wrapper that runs SQL text it gets as parameter QueryParam
+	// (HasQuery): callers read the text at the call. Binds are the
+	// parameters bound to the statement's fixed placeholders (-1:
+	// unknown), Variadic the parameter whose variadic values follow (-1:
+	// none).
+	HasQuery             bool
+	QueryParam, Variadic int
+	Binds                []int
+}
+
+func (w FactWrite) String() string {
+	return fmt.Sprintf("%s at %s reach%v cond%v", w.What, w.Where, w.Reach, w.Cond)
+}
+
+// maxWrites bounds a fact's size; a helper with more writes is summarised
+// by its first ones.
+const maxWrites = 8
+
+// Result maps calls of this package to the writes of the helper they call.
+type Result struct {
+	Calls map[*ast.CallExpr][]FactWrite
+	defs  *keyexpr.Defs
+}
+
+// Helper returns the writes a call makes through a helper, as Writes with
+// the call's arguments as their values, or nil.
+func (r *Result) Helper(info *types.Info, call *ast.CallExpr) []*Write {
+	fws := r.Calls[call]
+	if len(fws) == 0 {
+		return nil
+	}
+	name := types.ExprString(call.Fun)
+	var out []*Write
+	for i := range fws {
+		fw := &fws[i]
+		if fw.HasQuery {
+			if w := resolveQuery(info, r.defs, call, fw); w != nil {
+				w.What = fmt.Sprintf("%s (%s at %s)", name, fw.What, fw.Where)
+				out = append(out, w)
+			}
+			continue
+		}
+		w := &Write{Kind: fw.Kind, Call: call, What: fmt.Sprintf("%s (%s at %s)", name, fw.What, fw.Where), via: fw}
+		for _, p := range fw.Reach {
+			w.Values = append(w.Values, argsOf(info, call, p)...)
+		}
+		for _, p := range fw.Cond {
+			w.condArgs = append(w.condArgs, argsOf(info, call, p)...)
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// argsOf returns the arguments bound to parameter p (all the variadic
+// ones for the last parameter of a variadic function).
+func argsOf(info *types.Info, call *ast.CallExpr, p int) []ast.Expr {
+	if p < 0 || p >= len(call.Args) {
+		return nil
+	}
+	if fn, _ := typeutil.Callee(info, call).(*types.Func); fn != nil {
+		sig := fn.Type().(*types.Signature)
+		if sig.Variadic() && p == sig.Params().Len()-1 {
+			return call.Args[p:]
+		}
+	}
+	return []ast.Expr{call.Args[p]}
+}
+
+// resolveQuery reads the SQL text a call passes to a wrapper and makes
+// it a Write when it is a write.
+func resolveQuery(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, fw *FactWrite) *Write {
+	q := argsOf(info, call, fw.QueryParam)
+	if len(q) != 1 {
+		return nil
+	}
+	text, complete := Text(info, defs, q[0])
+	if !IsWriteSQL(text) {
+		return nil
+	}
+	w := &Write{Kind: SQL, Call: call, What: fw.What, Query: text, Complete: complete, QueryExpr: q[0], Values: call.Args}
+	for _, b := range fw.Binds {
+		if b >= 0 && b < len(call.Args) {
+			w.Params = append(w.Params, call.Args[b])
+		} else {
+			w.Params = append(w.Params, &ast.BadExpr{})
+		}
+	}
+	if fw.Variadic >= 0 {
+		w.Params = append(w.Params, argsOf(info, call, fw.Variadic)...)
+		w.Spread = call.Ellipsis.IsValid()
+	}
+	return w
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	info := pass.TypesInfo
+	defs := keyexpr.NewDefs(info, pass.Files)
+	res := &Result{Calls: map[*ast.CallExpr][]FactWrite{}, defs: defs}
+	var decls []*ast.FuncDecl
+	for _, f := range pass.Files {
+		if strings.HasSuffix(pass.Fset.Position(f.Pos()).Filename, "_test.go") {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				decls = append(decls, fd)
+			}
+		}
+	}
+	local := map[*types.Func]*WriteFact{}
+	imported := map[*types.Func]*WriteFact{}
+	factOf := func(call *ast.CallExpr) *WriteFact {
+		fn, _ := typeutil.Callee(info, call).(*types.Func)
+		if fn == nil {
+			return nil
+		}
+		fn = fn.Origin()
+		if f, ok := local[fn]; ok {
+			return f
+		}
+		if fn.Pkg() == nil || fn.Pkg() == pass.Pkg {
+			return nil
+		}
+		if f, ok := imported[fn]; ok {
+			return f
+		}
+		f := new(WriteFact)
+		if !pass.ImportObjectFact(fn, f) {
+			f = nil
+		}
+		imported[fn] = f
+		return f
+	}
+	where := func(pos token.Pos) string {
+		p := pass.Fset.Position(pos)
+		return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+	}
+	for round := 0; round < 4; round++ {
+		changed := false
+		for _, fd := range decls {
+			fn, ok := info.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			f := summarise(info, defs, fd, factOf, where)
+			old := local[fn]
+			if (old == nil) != (f == nil) || old != nil && old.String() != f.String() {
+				changed = true
+			}
+			if f == nil {
+				delete(local, fn)
+			} else {
+				local[fn] = f
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for fn, f := range local {
+		pass.ExportObjectFact(fn, f)
+	}
+	for _, fd := range decls {
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if f := factOf(call); f != nil {
+					res.Calls[call] = f.Writes
+				}
+			}
+			return true
+		})
+	}
+	return res, nil
+}
+
+// summarise computes the writes of one function.
+func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf func(*ast.CallExpr) *WriteFact, where func(token.Pos) string) *WriteFact {
+	var params []types.Object
+	for _, field := range fd.Type.Params.List {
+		for _, id := range field.Names {
+			params = append(params, info.Defs[id])
+		}
+	}
+	flows := make([]*section.Flow, len(params))
+	flow := func(i int) *section.Flow {
+		if flows[i] == nil {
+			flows[i] = section.NewFlowFrom(info, fd, params[i])
+		}
+		return flows[i]
+	}
+	f := &WriteFact{}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(f.Writes) >= maxWrites {
+			return true
+		}
+		paramOf := func(e ast.Expr) int {
+			if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+				if obj := info.Uses[id]; obj != nil {
+					return slices.Index(params, obj)
+				}
+			}
+			return -1
+		}
+		w := Classify(info, defs, call, nil)
+		if w == nil {
+			// A wrapper running SQL text it gets as a parameter.
+			if sw := classify(info, defs, call, nil, true); sw != nil && sw.Kind == SQL && sw.QueryExpr != nil {
+				if p := paramOf(sw.QueryExpr); p >= 0 {
+					fw := FactWrite{Kind: SQL, What: sw.What, Where: where(call.Pos()), HasQuery: true, QueryParam: p, Variadic: -1}
+					for i, b := range sw.Params {
+						if sw.Spread && i == len(sw.Params)-1 {
+							fw.Variadic = paramOf(b)
+						} else {
+							fw.Binds = append(fw.Binds, paramOf(b))
+						}
+					}
+					f.Writes = append(f.Writes, fw)
+					return true
+				}
+			}
+		}
+		at := where(call.Pos())
+		if w == nil {
+			if inner := factOf(call); inner != nil {
+				for i := range inner.Writes {
+					if inner.Writes[i].HasQuery {
+						if w = resolveQuery(info, defs, call, &inner.Writes[i]); w != nil {
+							at = inner.Writes[i].Where
+							break
+						}
+					}
+				}
+			}
+		}
+		if w != nil && w.Kind != Redis {
+			fw := FactWrite{Kind: w.Kind, What: w.What, Where: at, NeedsCond: w.NeedsCondition(), Variadic: -1}
+			if fw.NeedsCond {
+				_, fw.CondKnown = w.FenceCondition(func(ast.Expr) bool { return false })
+			}
+			for i := range params {
+				if params[i] == nil {
+					continue
+				}
+				fl := flow(i)
+				if anyReaches(fl, w.Values) {
+					fw.Reach = append(fw.Reach, i)
+				}
+				if ok, _ := w.FenceCondition(fl.Reaches); ok && fw.NeedsCond {
+					fw.Cond = append(fw.Cond, i)
+				}
+			}
+			f.Writes = append(f.Writes, fw)
+			return true
+		}
+		inner := factOf(call)
+		if inner == nil {
+			return true
+		}
+		// Map the helper's parameters to ours through the arguments.
+		mine := func(ps []int) []int {
+			var out []int
+			for _, p := range ps {
+				for _, a := range argsOf(info, call, p) {
+					for i := range params {
+						if params[i] != nil && flow(i).Reaches(a) && !slices.Contains(out, i) {
+							out = append(out, i)
+						}
+					}
+				}
+			}
+			return out
+		}
+		for _, iw := range inner.Writes {
+			if len(f.Writes) >= maxWrites {
+				break
+			}
+			if iw.HasQuery {
+				continue // resolved above when the text is known here
+			}
+			fw := iw
+			fw.Reach, fw.Cond = mine(iw.Reach), mine(iw.Cond)
+			f.Writes = append(f.Writes, fw)
+		}
+		return true
+	})
+	if len(f.Writes) == 0 {
+		return nil
+	}
+	return f
+}
+
+func anyReaches(f *section.Flow, values []ast.Expr) bool {
+	for _, v := range values {
+		if f.Reaches(v) {
+			return true
+		}
+	}
+	return false
+}
