@@ -113,6 +113,12 @@ func (k Key) Exported() Key {
 	return FromExact(exact, k.Anchored)
 }
 
+// Field returns the key of field name of struct type t, as a selection
+// x.name on a value of that type renders.
+func Field(t types.Type, name string) Key {
+	return FromExact("field("+typeName(t)+"."+name+")", true)
+}
+
 // Same reports whether a and b name the same key. sameFunc says whether
 // both were rendered in the same function (so locals are comparable).
 func Same(a, b Key, sameFunc bool) bool {

@@ -82,6 +82,10 @@
 // methods of one type, or functions of one file) is joined by role when
 // the acquire stores a value made inside the function (ByParam).
 //
+// A key stored into a struct field in the function that acquires it
+// (return &Lease{key: key}, or l.key = key) also names the lock wherever
+// that field is used, so a Release method of the returned value joins.
+//
 // Keys that are never acquired with NX (caches, sessions, rate-limit
 // counters) never form a Lock, so rules over Locks leave them alone.
 //

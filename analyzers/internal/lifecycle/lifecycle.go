@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -125,6 +126,18 @@ type Lock struct {
 	// functions that take the key as a parameter (Lock(key)/Unlock(key)
 	// methods of one type, or functions of one file).
 	ByParam bool
+}
+
+// Name names the lock key for messages: its shape, like "lock:" + *, or,
+// when the key is just a variable, the expression at the first acquire.
+func (l *Lock) Name() string {
+	if n := l.Key.String(); n != "*" {
+		return n
+	}
+	if e := l.Acquires[0].KeyExpr; e != nil {
+		return types.ExprString(e)
+	}
+	return "*"
 }
 
 // Has reports whether the lock has an op of kind k.
@@ -672,10 +685,12 @@ func (b *builder) joinLocks() {
 		}
 	}
 	var acqFD []*ast.FuncDecl // function of each lock's first acquire
+	fdOf := map[*Op]*ast.FuncDecl{}
 	for _, a := range all {
 		if a.op.Kind != Acquire {
 			continue
 		}
+		fdOf[a.op] = a.fd
 		joined := false
 		for i, l := range b.locks {
 			if keyexpr.Same(l.Acquires[0].Key, a.op.Key, acqFD[i] == a.fd) {
@@ -692,12 +707,25 @@ func (b *builder) joinLocks() {
 			acqFD = append(acqFD, a.fd)
 		}
 	}
+	// A key stored in a struct field next to the acquire (return
+	// &Lease{key: key}) names the lock wherever that field is used.
+	aliases := map[*Lock][]string{}
+	for _, st := range b.fieldStores() {
+		for _, l := range b.locks {
+			for _, acq := range l.Acquires {
+				if keyexpr.Same(acq.Key, st.value, fdOf[acq] == st.fd) {
+					aliases[l] = append(aliases[l], st.field.Exact)
+					break
+				}
+			}
+		}
+	}
 	for _, a := range all {
 		if a.op.Kind == Acquire {
 			continue
 		}
 		for i, l := range b.locks {
-			if b.sameKey(l, acqFD[i], a.op, a.fd) {
+			if b.sameKey(l, acqFD[i], a.op, a.fd) || slices.Contains(aliases[l], a.op.Key.Exact) {
 				l.Ops = append(l.Ops, a.op)
 				a.op.lock = l
 				break
@@ -706,6 +734,57 @@ func (b *builder) joinLocks() {
 	}
 	b.joinByParam(all)
 	b.judgeLocalHelpers(all)
+}
+
+// fieldStore is a value stored into a struct field in a function.
+type fieldStore struct {
+	fd           *ast.FuncDecl
+	field, value keyexpr.Key
+}
+
+// fieldStores lists T{f: v}, &T{f: v} and x.f = v in every function.
+func (b *builder) fieldStores() []fieldStore {
+	var out []fieldStore
+	info := b.pass.TypesInfo
+	for _, fd := range b.decls {
+		env := b.env(fd)
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CompositeLit:
+				t := info.TypeOf(n)
+				if t == nil {
+					return true
+				}
+				if _, ok := t.Underlying().(*types.Struct); !ok {
+					return true
+				}
+				for _, elt := range n.Elts {
+					kv, ok := elt.(*ast.KeyValueExpr)
+					if !ok {
+						continue
+					}
+					if id, ok := kv.Key.(*ast.Ident); ok {
+						if v := env.Of(kv.Value); v.Known() {
+							out = append(out, fieldStore{fd, keyexpr.Field(t, id.Name), v})
+						}
+					}
+				}
+			case *ast.AssignStmt:
+				if len(n.Lhs) != len(n.Rhs) {
+					return true
+				}
+				for i, lhs := range n.Lhs {
+					if sel, ok := lhs.(*ast.SelectorExpr); ok && info.Selections[sel] != nil {
+						if v := env.Of(n.Rhs[i]); v.Known() {
+							out = append(out, fieldStore{fd, env.Of(sel), v})
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // judgeLocalHelpers marks ops summarised from a helper of this package as

@@ -28,5 +28,5 @@ func (r *RedisLock) TryLock(ctx context.Context, key string) bool {
 }
 
 func (r *RedisLock) Unlock(ctx context.Context, key string) {
-	r.rdb.Del(ctx, key) // want `lock \* is deleted with DEL without checking`
+	r.rdb.Del(ctx, key) // want `lock key is deleted with DEL without checking`
 }

@@ -15,7 +15,7 @@ func deferDel(ctx context.Context, key, token string) {
 	if !rdb.SetNX(ctx, key, token, time.Minute).Val() {
 		return
 	}
-	defer rdb.Del(ctx, key) // want `lock \* is deleted with DEL without checking that this holder still owns it: .*safelock.ReleaseKey`
+	defer rdb.Del(ctx, key) // want `lock key is deleted with DEL without checking that this holder still owns it: .*safelock.ReleaseKey`
 }
 
 func errAssigned(ctx context.Context, key, token string) error {
@@ -54,7 +54,7 @@ func constToken(ctx context.Context) {
 func getCompareDel(ctx context.Context, key, token string) {
 	rdb.SetNX(ctx, key, token, time.Minute)
 	if rdb.Get(ctx, key).Val() == token {
-		rdb.Del(ctx, key) // want `lock \* is read with GET and then deleted with a separate DEL: the lock can expire and pass to another holder between the two round trips`
+		rdb.Del(ctx, key) // want `lock key is read with GET and then deleted with a separate DEL: the lock can expire and pass to another holder between the two round trips`
 	}
 }
 
@@ -74,7 +74,7 @@ var blindUnlock = redis.NewScript(`return redis.call("DEL", KEYS[1])`)
 
 func blindScript(ctx context.Context, key, token string) {
 	rdb.SetNX(ctx, key, token, time.Minute)
-	blindUnlock.Run(ctx, rdb, []string{key}, token) // want `the Lua script deletes lock \* without comparing its value with the holder's token.*safelock.ReleaseScript`
+	blindUnlock.Run(ctx, rdb, []string{key}, token) // want `the Lua script deletes lock key without comparing its value with the holder's token.*safelock.ReleaseScript`
 }
 
 // Negatives.

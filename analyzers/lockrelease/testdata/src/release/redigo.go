@@ -11,7 +11,7 @@ func redigoLock(conn redis.Conn, key, token string) error {
 	if err != nil || ok != "OK" {
 		return errors.New("busy")
 	}
-	defer conn.Do("del", key) // want `lock \* is deleted with DEL without checking that this holder still owns it`
+	defer conn.Do("del", key) // want `lock key is deleted with DEL without checking that this holder still owns it`
 	_, err = conn.Do("DEL", key) // want `deleted with DEL without checking`
 	return err
 }
@@ -40,5 +40,5 @@ var blindScript2 = redis.NewScript(1, `redis.call("del", KEYS[1]) return 1`)
 func redigoScripts(conn redis.Conn, key, token string) {
 	conn.Do("SET", key, token, "NX", "EX", 30)
 	unlockScript.Do(conn, key, token)
-	blindScript2.Do(conn, key, token) // want `the Lua script deletes lock \* without comparing its value`
+	blindScript2.Do(conn, key, token) // want `the Lua script deletes lock key without comparing its value`
 }

@@ -9,7 +9,7 @@ import (
 
 func rueidisLock(ctx context.Context, c rueidis.Client, key, token string) {
 	c.Do(ctx, c.B().Set().Key(key).Value(token).Nx().Px(time.Minute).Build())
-	c.Do(ctx, c.B().Del().Key(key).Build()) // want `lock \* is deleted with DEL without checking`
+	c.Do(ctx, c.B().Del().Key(key).Build()) // want `lock key is deleted with DEL without checking`
 }
 
 // Negative: DELEX IFEQ and a compare-and-delete Lua script.

@@ -1,0 +1,86 @@
+package lifecycle
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
+)
+
+// Discarded reports whether nothing looks at the result of op's call: it
+// is a statement of its own (also in defer or go), or it is assigned only
+// to blanks. Method chains on the result (.Val(), .Result(), .Err()) and
+// client helpers around it (redigo's redis.String(conn.Do(...)), rueidis's
+// c.Do(ctx, cmd)) are followed. A command queued in a pipeline or
+// MULTI/EXEC is never discarded: its result comes back from Exec.
+//
+// An NX "acquire" whose result nobody reads decides nothing, so it is a
+// cache fill or a marker rather than a lock; rules use this to stay silent
+// about such keys.
+func Discarded(pass *analysis.Pass, op *Op) bool {
+	if op.In.Multi || op.In.Pipeline {
+		return false
+	}
+	var file *ast.File
+	for _, f := range pass.Files {
+		if f.FileStart <= op.Call.Pos() && op.Call.Pos() < f.FileEnd {
+			file = f
+		}
+	}
+	if file == nil {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(file, op.Call.Pos(), op.Call.End())
+	var cur ast.Node = op.Call
+	for i := 0; i < len(path); i++ {
+		if path[i] != cur {
+			continue
+		}
+		if i+1 >= len(path) {
+			return false
+		}
+		switch p := path[i+1].(type) {
+		case *ast.ParenExpr:
+			cur = p
+		case *ast.SelectorExpr:
+			// x.Val() / x.Result() / x.Err(): the call around the selector.
+			if i+2 < len(path) {
+				if call, ok := path[i+2].(*ast.CallExpr); ok && call.Fun == p {
+					cur = call
+					i++
+					continue
+				}
+			}
+			return false
+		case *ast.CallExpr:
+			if !clientCall(pass.TypesInfo, p) {
+				return false // passed to a function that may look at it
+			}
+			cur = p
+		case *ast.ExprStmt, *ast.DeferStmt, *ast.GoStmt:
+			return true
+		case *ast.AssignStmt:
+			for _, lhs := range p.Lhs {
+				if id, ok := lhs.(*ast.Ident); !ok || id.Name != "_" {
+					return false
+				}
+			}
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// clientCall reports whether call is a function or method of a Redis
+// client package (rueidis Do, redigo's reply helpers), whose result
+// carries the command's own.
+func clientCall(info *types.Info, call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	return fn != nil && fn.Pkg() != nil && redismodel.IsClientPackage(fn.Pkg().Path())
+}
