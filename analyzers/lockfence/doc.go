@@ -20,6 +20,13 @@
 //     Create/Save/Update/Updates/UpdateColumn(s)/Delete, a go-redis,
 //     redigo or rueidis write to a key other than the lock, a Lua script
 //     that writes, os.WriteFile, os.Create, (*os.File).Write/WriteString.
+//     Writes made inside helpers the section calls count too, when the
+//     helper is a concrete function or method (in this package or
+//     another): s.repo.MarkDone(ctx, id) is reported at the call, with
+//     the write's own position in the message, and a fence passed to
+//     the parameter that reaches the write fences it. SQL wrappers that
+//     take the statement as a parameter (exec(ctx, q, args...)) are read
+//     at the call that passes the text.
 //     Locks are raw SET NX locks that are also released somewhere, and
 //     safelock, redsync, bsm/redislock and rueidislock locks. Only
 //     safelock issues a fence; with the others the message says to move
@@ -38,13 +45,16 @@
 //
 // A write counts as fenced when any value derived from the fence (through
 // local variables, conversions, appends, struct literals and fields,
-// string builders) reaches it. Not reported: sections that only read,
+// string builders) reaches it, and so does a safelock Lease or a
+// fence.Grant handed to it. Not reported: sections that only read,
 // writes before the acquire, after the release, on the branch where the
 // acquire failed, or in deferred calls; writes through safelock/fence
-// helpers; SQL whose text cannot be read; writes inside helpers called
-// from the section (the analyzer does not follow calls). A SETNX that is
-// never released is a deduplication marker, not a lock, and has no
-// section.
+// helpers; SQL whose text cannot be read; writes behind interface
+// methods and func values; Redis writes inside helpers (mostly caches);
+// _test.go files. A call that hands the lock's key to a func value or
+// an unresolved interface method, or the library lock to a helper, may
+// release it, so the section ends there. A SETNX that is never released
+// is a deduplication marker, not a lock, and has no section.
 //
 // # Why it matters
 //
