@@ -34,7 +34,10 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	seen := map[*ast.CallExpr]bool{}
 	for _, l := range res.Locks {
-		acq := l.Acquires[0]
+		acq := decides(pass, l)
+		if acq == nil {
+			continue // nobody reads the NX result: a cache fill or a marker, not a lock
+		}
 		for _, op := range l.Ops {
 			what := renewal(pass, res, l, op)
 			if what == "" || seen[op.Call] {
@@ -71,6 +74,17 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// decides returns the first acquire of the lock whose result is read, or
+// nil when every NX result is thrown away.
+func decides(pass *analysis.Pass, l *lifecycle.Lock) *lifecycle.Op {
+	for _, acq := range l.Acquires {
+		if !lifecycle.Discarded(pass, acq) {
+			return acq
+		}
+	}
+	return nil
 }
 
 // keyName names the lock key for messages: the key expression as written

@@ -62,8 +62,8 @@ func run(pass *analysis.Pass) (any, error) {
 	origins := map[ast.Node]bool{} // one report per constructor or helper that makes the value
 	for _, l := range res.Locks {
 		use := lockUse(l)
-		if use == nil {
-			continue // an NX marker never released or renewed: not a lock
+		if use == nil || allDiscarded(pass, l) {
+			continue // an NX marker never released or renewed, or a cache fill nobody checks: not a lock
 		}
 		for _, acq := range l.Acquires {
 			v := valueOf(acq)
@@ -139,6 +139,17 @@ func lockUse(l *lifecycle.Lock) *lifecycle.Op {
 		}
 	}
 	return nil
+}
+
+// allDiscarded reports whether no acquire of the lock has its result
+// read: nothing decides on the NX outcome, so it is no lock.
+func allDiscarded(pass *analysis.Pass, l *lifecycle.Lock) bool {
+	for _, acq := range l.Acquires {
+		if !lifecycle.Discarded(pass, acq) {
+			return false
+		}
+	}
+	return true
 }
 
 // besideAcquire reports whether op runs in the same function body as an

@@ -48,7 +48,9 @@ func v7Watchdog(c redisv7.UniversalClient, job string, stop <-chan struct{}) {
 }
 
 func v6Refresh(c *redisv6.ClusterClient, key, token string) {
-	c.SetNX(key, token, ttl)
+	if !c.SetNX(key, token, ttl).Val() {
+		panic("lock busy")
+	}
 	for i := 0; i < 10; i++ {
 		c.Expire(key, ttl) // want `lock key is renewed with EXPIRE without checking`
 	}
@@ -57,7 +59,9 @@ func v6Refresh(c *redisv6.ClusterClient, key, token string) {
 // go-redis Do with raw words.
 func doRaw(ctx context.Context, c *redisv8.Client, key string) {
 	token := newToken()
-	c.Do(ctx, "set", key, token, "px", 10000, "nx")
+	if c.Do(ctx, "set", key, token, "px", 10000, "nx").Err() != nil {
+		panic("lock busy")
+	}
 	for {
 		c.Do(ctx, "pexpire", key, 10000) // want `lock key is renewed with PEXPIRE without checking`
 	}

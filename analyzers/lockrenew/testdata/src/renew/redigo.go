@@ -66,6 +66,8 @@ func (l *redigoLock) ExtendSafely() error {
 // garyburd/redigo, in a goroutine.
 func garyburdWatchdog(c garyburd.Conn, key string) {
 	token := newToken()
-	c.Do("SET", key, token, "EX", 30, "NX")
+	if reply, _ := c.Do("SET", key, token, "EX", 30, "NX"); reply == nil {
+		panic("lock busy")
+	}
 	go c.Do("EXPIRE", key, 30) // want `lock key is renewed with EXPIRE without checking`
 }

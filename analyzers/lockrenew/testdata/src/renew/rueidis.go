@@ -21,7 +21,9 @@ func rueidisWork(ctx context.Context, c rueidis.Client, key string, items []stri
 
 func rueidisExpire(ctx context.Context, c rueidis.Client, job string) {
 	token := newToken()
-	c.Do(ctx, c.B().Set().Key("job:"+job).Value(token).Nx().Px(ttl).Build())
+	if c.Do(ctx, c.B().Set().Key("job:"+job).Value(token).Nx().Px(ttl).Build()).Error() != nil {
+		panic("lock busy")
+	}
 	go c.Do(ctx, c.B().Expire().Key("job:"+job).Seconds(10).Build()) // want `lock "job:"\+job is renewed with EXPIRE without checking`
 }
 
@@ -33,7 +35,9 @@ var extendScript = rueidis.NewLuaScript(extendLua)
 // A script from a .lua file that extends without comparing.
 func rueidisScript(ctx context.Context, c rueidis.Client, key string) {
 	token := newToken()
-	c.Do(ctx, c.B().Set().Key(key).Value(token).Nx().Px(ttl).Build())
+	if c.Do(ctx, c.B().Set().Key(key).Value(token).Nx().Px(ttl).Build()).Error() != nil {
+		panic("lock busy")
+	}
 	go extendScript.Exec(ctx, c, []string{key}, []string{"10000"}) // want `the Lua script renews lock key without comparing`
 }
 
@@ -46,6 +50,8 @@ var checkedScript = rueidis.NewLuaScript(checkedExtend)
 // Negative: a compare-and-expire script.
 func rueidisChecked(ctx context.Context, c rueidis.Client, key string) {
 	token := newToken()
-	c.Do(ctx, c.B().Set().Key(key).Value(token).Nx().Px(ttl).Build())
+	if c.Do(ctx, c.B().Set().Key(key).Value(token).Nx().Px(ttl).Build()).Error() != nil {
+		panic("lock busy")
+	}
 	go checkedScript.Exec(ctx, c, []string{key}, []string{token, "10000"})
 }

@@ -70,7 +70,9 @@ func extendResult(ctx context.Context, key string) (bool, error) {
 // GET, compare, then EXPIRE: two round trips. No fix: the check is the
 // caller's own logic.
 func getThenExpire(ctx context.Context, key, token string) error {
-	rdb.SetNX(ctx, key, token, ttl)
+	if !rdb.SetNX(ctx, key, token, ttl).Val() {
+		panic("lock busy")
+	}
 	go func() {
 		if rdb.Get(ctx, key).Val() != token {
 			return
@@ -83,7 +85,9 @@ func getThenExpire(ctx context.Context, key, token string) error {
 // Val() has no (bool, error) counterpart: reported, no fix.
 func extendVal(ctx context.Context, key string) bool {
 	token := newToken()
-	rdb.SetNX(ctx, key, token, ttl)
+	if !rdb.SetNX(ctx, key, token, ttl).Val() {
+		panic("lock busy")
+	}
 	for {
 		if !rdb.Expire(ctx, key, ttl).Val() { // want `renewed with EXPIRE without checking`
 			return false
@@ -94,7 +98,9 @@ func extendVal(ctx context.Context, key string) bool {
 // A renewal queued in a plain pipeline: not atomic with any check, no fix.
 func pipelined(ctx context.Context, key string) {
 	token := newToken()
-	rdb.SetNX(ctx, key, token, ttl)
+	if !rdb.SetNX(ctx, key, token, ttl).Val() {
+		panic("lock busy")
+	}
 	go rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		p.Expire(ctx, key, ttl) // want `renewed with EXPIRE without checking`
 		return nil
@@ -104,14 +110,18 @@ func pipelined(ctx context.Context, key string) {
 // The token is a constant: lockvalue's business; the renewal is reported
 // but gets no fix, since "comparing" with a constant proves nothing.
 func constantToken(ctx context.Context) {
-	rdb.SetNX(ctx, "lock:report", "1", ttl)
+	if !rdb.SetNX(ctx, "lock:report", "1", ttl).Val() {
+		panic("lock busy")
+	}
 	go rdb.Expire(ctx, "lock:report", ttl) // want `lock "lock:report" is renewed with EXPIRE`
 }
 
 // A script that extends without comparing.
 func scriptRenew(ctx context.Context, key string) {
 	token := newToken()
-	rdb.SetNX(ctx, key, token, ttl)
+	if !rdb.SetNX(ctx, key, token, ttl).Val() {
+		panic("lock busy")
+	}
 	go rdb.Eval(ctx, `return redis.call("PEXPIRE", KEYS[1], ARGV[1])`, []string{key}, 10000) // want `the Lua script renews lock key without comparing its value with the holder's token.*safelock.RenewScript`
 }
 
@@ -124,7 +134,9 @@ return 0`)
 
 func compareAndExpire(ctx context.Context, key string) {
 	token := newToken()
-	rdb.SetNX(ctx, key, token, ttl)
+	if !rdb.SetNX(ctx, key, token, ttl).Val() {
+		panic("lock busy")
+	}
 	go func() {
 		for {
 			renewScript.Run(ctx, rdb, []string{key}, token, ttl.Milliseconds())
@@ -134,7 +146,9 @@ func compareAndExpire(ctx context.Context, key string) {
 
 func setIfEq(ctx context.Context, key string) {
 	token := newToken()
-	rdb.SetNX(ctx, key, token, ttl)
+	if !rdb.SetNX(ctx, key, token, ttl).Val() {
+		panic("lock busy")
+	}
 	for {
 		rdb.SetArgs(ctx, key, token, redis.SetArgs{Mode: "IFEQ", MatchValue: token, TTL: ttl})
 	}
@@ -142,7 +156,9 @@ func setIfEq(ctx context.Context, key string) {
 
 func watchCompare(ctx context.Context, key string) error {
 	token := newToken()
-	rdb.SetNX(ctx, key, token, ttl)
+	if !rdb.SetNX(ctx, key, token, ttl).Val() {
+		panic("lock busy")
+	}
 	for {
 		err := rdb.Watch(ctx, func(tx *redis.Tx) error {
 			if tx.Get(ctx, key).Val() != token {
@@ -194,9 +210,23 @@ func repair(ctx context.Context, key string) bool {
 // The wrong code is commented out.
 func fixed(ctx context.Context, key string) {
 	token := newToken()
-	rdb.SetNX(ctx, key, token, ttl)
+	if !rdb.SetNX(ctx, key, token, ttl).Val() {
+		panic("lock busy")
+	}
 	for {
 		// rdb.Expire(ctx, key, ttl)
 		renewScript.Run(ctx, rdb, []string{key}, token, ttl.Milliseconds())
 	}
+}
+
+// A cache filled with SETNX whose result nobody reads, with a sliding
+// expiry on every read: no lock.
+func cacheFill(ctx context.Context, id, data string) {
+	rdb.SetNX(ctx, "cache:"+id, data, time.Hour)
+}
+
+func cacheGet(ctx context.Context, id string) string {
+	v := rdb.Get(ctx, "cache:"+id).Val()
+	rdb.Expire(ctx, "cache:"+id, time.Hour)
+	return v
 }

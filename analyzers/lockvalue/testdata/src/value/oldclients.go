@@ -18,18 +18,24 @@ func v8Lock(ctx context.Context, c *redisv8.Client, job string) {
 }
 
 func v7Lock(c redisv7.UniversalClient, key string) {
-	c.SetNX(key, time.Now().Unix(), time.Minute) // want `lock key stores a timestamp as its value`
+	if !c.SetNX(key, time.Now().Unix(), time.Minute).Val() { // want `lock key stores a timestamp as its value`
+		panic("lock busy")
+	}
 	c.Del(key)
 }
 
 func v6Lock(c *redisv6.Ring, key string) {
 	host, _ := os.Hostname()
-	c.SetNX(key, host, time.Minute) // want `lock key stores the hostname as its value`
+	if !c.SetNX(key, host, time.Minute).Val() { // want `lock key stores the hostname as its value`
+		panic("lock busy")
+	}
 	c.Del(key)
 }
 
 // go-redis Do with raw words.
 func doRaw(ctx context.Context, c *redisv8.Client, key string) {
-	c.Do(ctx, "set", key, fmt.Sprint(os.Getpid()), "px", 10000, "nx") // want `lock key stores the process ID as its value`
+	if c.Do(ctx, "set", key, fmt.Sprint(os.Getpid()), "px", 10000, "nx").Err() != nil { // want `lock key stores the process ID as its value`
+		panic("lock busy")
+	}
 	c.Do(ctx, "del", key)
 }

@@ -22,21 +22,28 @@ func redigoConst(conn redis.Conn, key string) error {
 func redigoOwner(conn redis.Conn, key string) {
 	host, _ := os.Hostname()
 	owner := fmt.Sprintf("%s/%d/%d", host, os.Getpid(), time.Now().UnixNano())
-	conn.Do("set", key, owner, // want `lock key stores a timestamp, the hostname and the process ID as its value`
+	reply, err := conn.Do("set", key, owner, // want `lock key stores a timestamp, the hostname and the process ID as its value`
 		"px", 30000,
 		"nx")
+	if err != nil || reply == nil {
+		return
+	}
 	conn.Do("del", key)
 }
 
 func garyburdRand(conn garyburd.Conn, key string) {
 	r := rand.New(rand.NewSource(time.Now().UnixNano()))
-	conn.Do("SET", key, r.Int63(), "EX", 30, "NX") // want `lock key stores math/rand output as its value`
+	if reply, _ := conn.Do("SET", key, r.Int63(), "EX", 30, "NX"); reply == nil { // want `lock key stores math/rand output as its value`
+		panic("lock busy")
+	}
 	conn.Do("DEL", key)
 }
 
 // SETNX then EXPIRE elsewhere keeps the lock: still a lock.
 func redigoSetnx(conn redis.Conn, key string) {
-	conn.Do("SETNX", key, 1) // want `lock key stores the constant 1 as its value`
+	if reply, _ := conn.Do("SETNX", key, 1); reply == nil { // want `lock key stores the constant 1 as its value`
+		panic("lock busy")
+	}
 	conn.Do("EXPIRE", key, 30)
 	go conn.Do("DEL", key)
 }

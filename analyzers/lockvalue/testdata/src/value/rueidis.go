@@ -10,13 +10,17 @@ import (
 )
 
 func rueidisLock(ctx context.Context, c rueidis.Client, key string) {
-	c.Do(ctx, c.B().Set().Key(key).Value("1").Nx().Px(ttl).Build()) // want `lock key stores the constant "1" as its value`
+	if c.Do(ctx, c.B().Set().Key(key).Value("1").Nx().Px(ttl).Build()).Error() != nil { // want `lock key stores the constant "1" as its value`
+		panic("lock busy")
+	}
 	c.Do(ctx, c.B().Del().Key(key).Build())
 }
 
 func rueidisTime(ctx context.Context, c rueidis.Client, key string) {
 	v := strconv.FormatInt(time.Now().UnixMilli(), 10)
-	c.Do(ctx, c.B().Set().Key(key).Value(v).Nx().Px(ttl).Build()) // want `lock key stores a timestamp as its value`
+	if c.Do(ctx, c.B().Set().Key(key).Value(v).Nx().Px(ttl).Build()).Error() != nil { // want `lock key stores a timestamp as its value`
+		panic("lock busy")
+	}
 	c.Do(ctx, c.B().Del().Key(key).Build())
 }
 
@@ -31,7 +35,9 @@ var releaseScript = rueidis.NewLuaScript(releaseSrc)
 
 // A script's SET NX stores ARGV[1].
 func scriptLock(ctx context.Context, c rueidis.Client, key string) {
-	acquireScript.Exec(ctx, c, []string{key}, []string{"1", "10000"}) // want `lock key stores the constant "1" as its value`
+	if acquireScript.Exec(ctx, c, []string{key}, []string{"1", "10000"}).Error() != nil { // want `lock key stores the constant "1" as its value`
+		panic("lock busy")
+	}
 	releaseScript.Exec(ctx, c, []string{key}, []string{"1"})
 }
 

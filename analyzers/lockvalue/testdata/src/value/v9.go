@@ -30,61 +30,81 @@ func constantOne(ctx context.Context, id string) {
 }
 
 func constantInt(ctx context.Context, key string) {
-	rdb.SetNX(ctx, key, 1, ttl) // want `lock key stores the constant 1 as its value`
+	if !rdb.SetNX(ctx, key, 1, ttl).Val() { // want `lock key stores the constant 1 as its value`
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
 func constantBool(ctx context.Context, key string) {
-	rdb.SetArgs(ctx, key, true, redis.SetArgs{Mode: "NX", TTL: ttl}) // want `lock key stores the constant true as its value`
+	if rdb.SetArgs(ctx, key, true, redis.SetArgs{Mode: "NX", TTL: ttl}).Err() != nil { // want `lock key stores the constant true as its value`
+		panic("lock busy")
+	}
 	rdb.Unlink(ctx, key)
 }
 
 // A named constant: reported, no fix (the constant may be used elsewhere).
 func constantNamed(ctx context.Context, key string) {
-	rdb.SetNX(ctx, key, lockedValue, ttl) // want `lock key stores the constant "locked" as its value`
+	if !rdb.SetNX(ctx, key, lockedValue, ttl).Val() { // want `lock key stores the constant "locked" as its value`
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
 // The constant is compared on release: replacing it alone would break the
 // release, so no fix.
 func constantCompared(ctx context.Context, key string) {
-	rdb.SetNX(ctx, key, "1", ttl) // want `lock key stores the constant "1" as its value`
+	if !rdb.SetNX(ctx, key, "1", ttl).Val() { // want `lock key stores the constant "1" as its value`
+		panic("lock busy")
+	}
 	rdb.Eval(ctx, `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`, []string{key}, "1")
 }
 
 func theKey(ctx context.Context, name string) {
 	key := "lock:" + name
-	rdb.SetNX(ctx, key, key, ttl) // want `lock key stores the lock key itself as its value`
+	if !rdb.SetNX(ctx, key, key, ttl).Val() { // want `lock key stores the lock key itself as its value`
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
 // The id the key is made of is the same for every holder of that key.
 func keyPart(ctx context.Context, orderID string) {
-	rdb.SetNX(ctx, fmt.Sprintf("lock:order:%s", orderID), orderID, ttl) // want `lock fmt.Sprintf\("lock:order:%s", orderID\) stores part of the lock key as its value`
+	if !rdb.SetNX(ctx, fmt.Sprintf("lock:order:%s", orderID), orderID, ttl).Val() { // want `lock fmt.Sprintf\("lock:order:%s", orderID\) stores part of the lock key as its value`
+		panic("lock busy")
+	}
 	rdb.Del(ctx, fmt.Sprintf("lock:order:%s", orderID))
 }
 
 func timestamp(ctx context.Context, key string) {
-	rdb.SetNX(ctx, key, time.Now().UnixNano(), ttl) // want `lock key stores a timestamp as its value.*holders that acquire within the same tick store the same value`
+	if !rdb.SetNX(ctx, key, time.Now().UnixNano(), ttl).Val() { // want `lock key stores a timestamp as its value.*holders that acquire within the same tick store the same value`
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
 // The classic "expiry time as value" lock.
 func expiryAsValue(ctx context.Context, key string) {
 	expires := time.Now().Add(ttl).Unix() + 1
-	rdb.SetNX(ctx, key, expires, 0) // want `lock key stores a timestamp as its value`
+	if !rdb.SetNX(ctx, key, expires, 0).Val() { // want `lock key stores a timestamp as its value`
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
 // An expiry timestamp with the caller's timeout is still a timestamp.
 func expiryOffset(ctx context.Context, key string, timeout int64) {
-	rdb.SetNX(ctx, key, time.Now().Unix()+timeout, 0) // want `lock key stores a timestamp as its value`
+	if !rdb.SetNX(ctx, key, time.Now().Unix()+timeout, 0).Val() { // want `lock key stores a timestamp as its value`
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
 func timeString(ctx context.Context, key string) {
 	now := time.Now()
-	rdb.SetNX(ctx, key, now.Format(time.RFC3339Nano), ttl) // want `lock key stores a timestamp as its value`
+	if !rdb.SetNX(ctx, key, now.Format(time.RFC3339Nano), ttl).Val() { // want `lock key stores a timestamp as its value`
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
@@ -94,18 +114,24 @@ func hostAndPID(ctx context.Context, key string) error {
 		return err
 	}
 	owner := fmt.Sprintf("%s-%d", host, os.Getpid())
-	rdb.SetNX(ctx, key, owner, ttl) // want `lock key stores the hostname and the process ID as its value.*every goroutine of the process`
+	if !rdb.SetNX(ctx, key, owner, ttl).Val() { // want `lock key stores the hostname and the process ID as its value.*every goroutine of the process`
+		panic("lock busy")
+	}
 	return rdb.Del(ctx, key).Err()
 }
 
 func pidOnly(ctx context.Context, key string) {
-	rdb.SetNX(ctx, key, strconv.Itoa(os.Getpid()), ttl) // want `lock key stores the process ID as its value`
+	if !rdb.SetNX(ctx, key, strconv.Itoa(os.Getpid()), ttl).Val() { // want `lock key stores the process ID as its value`
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
 func mathRand(ctx context.Context, key string) {
 	tok := strconv.FormatInt(rand.Int63(), 16)
-	rdb.SetNX(ctx, key, tok, ttl) // want `lock key stores math/rand output as its value.*processes seeded alike draw the same values`
+	if !rdb.SetNX(ctx, key, tok, ttl).Val() { // want `lock key stores math/rand output as its value.*processes seeded alike draw the same values`
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
@@ -121,20 +147,26 @@ func randString(n int) string {
 }
 
 func mathRandHelper(ctx context.Context, key string) {
-	rdb.SetNX(ctx, key, randString(16), ttl) // want `lock key stores math/rand output as its value`
+	if !rdb.SetNX(ctx, key, randString(16), ttl).Val() { // want `lock key stores math/rand output as its value`
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
 func mathRandRead(ctx context.Context, key string) {
 	b := make([]byte, 16)
 	rand.Read(b)
-	rdb.SetNX(ctx, key, hex.EncodeToString(b), ttl) // want `lock key stores math/rand output as its value`
+	if !rdb.SetNX(ctx, key, hex.EncodeToString(b), ttl).Val() { // want `lock key stores math/rand output as its value`
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
 // Renewed elsewhere, never deleted: still a lock.
 func renewedOnly(ctx context.Context, key string) {
-	rdb.SetNX(ctx, key, "1", ttl) // want `lock key stores the constant "1"`
+	if !rdb.SetNX(ctx, key, "1", ttl).Val() { // want `lock key stores the constant "1"`
+		panic("lock busy")
+	}
 	go rdb.Expire(ctx, key, ttl)
 }
 
@@ -145,43 +177,59 @@ func cryptoRand(ctx context.Context, key string) {
 	if _, err := crand.Read(b); err != nil {
 		return
 	}
-	rdb.SetNX(ctx, key, hex.EncodeToString(b), ttl)
+	if !rdb.SetNX(ctx, key, hex.EncodeToString(b), ttl).Val() {
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
 func googleUUID(ctx context.Context, key string) {
-	rdb.SetNX(ctx, key, uuid.NewString(), ttl)
-	rdb.SetNX(ctx, key, uuid.New().String(), ttl)
+	if !rdb.SetNX(ctx, key, uuid.NewString(), ttl).Val() {
+		panic("lock busy")
+	}
+	if !rdb.SetNX(ctx, key, uuid.New().String(), ttl).Val() {
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
 func gofrsUUID(ctx context.Context, key string) {
 	u, _ := gofrs.NewV4()
-	rdb.SetNX(ctx, key, u.String(), ttl)
+	if !rdb.SetNX(ctx, key, u.String(), ttl).Val() {
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
 func safelockToken(ctx context.Context, key string) {
-	rdb.SetNX(ctx, key, safelock.NewToken(), ttl)
+	if !rdb.SetNX(ctx, key, safelock.NewToken(), ttl).Val() {
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
 // Host, PID and a random part: one unique part makes the whole unique.
 func hostPIDUUID(ctx context.Context, key string) {
 	host, _ := os.Hostname()
-	rdb.SetNX(ctx, key, fmt.Sprintf("%s:%d:%s", host, os.Getpid(), uuid.NewString()), ttl)
+	if !rdb.SetNX(ctx, key, fmt.Sprintf("%s:%d:%s", host, os.Getpid(), uuid.NewString()), ttl).Val() {
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
 // A timestamp with a random suffix: unique.
 func timeAndUUID(ctx context.Context, key string) {
-	rdb.SetNX(ctx, key, strconv.FormatInt(time.Now().UnixNano(), 10)+"-"+uuid.NewString(), ttl)
+	if !rdb.SetNX(ctx, key, strconv.FormatInt(time.Now().UnixNano(), 10)+"-"+uuid.NewString(), ttl).Val() {
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
 // Passed in by the caller: unknown.
 func fromCaller(ctx context.Context, key, token string) {
-	rdb.SetNX(ctx, key, token, ttl)
+	if !rdb.SetNX(ctx, key, token, ttl).Val() {
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
@@ -190,7 +238,9 @@ func paramReassigned(ctx context.Context, key, token string) {
 	if token == "" {
 		token = "1"
 	}
-	rdb.SetNX(ctx, key, token, ttl)
+	if !rdb.SetNX(ctx, key, token, ttl).Val() {
+		panic("lock busy")
+	}
 	rdb.Del(ctx, key)
 }
 
@@ -211,4 +261,13 @@ func idempotent(ctx context.Context, reqID string) bool {
 func cache(ctx context.Context) {
 	rdb.Set(ctx, "cache:flag", "1", time.Minute)
 	rdb.Del(ctx, "cache:flag")
+}
+
+// A flag set with SETNX whose result nobody reads: no lock.
+func flagOn(ctx context.Context, name string) {
+	rdb.SetNX(ctx, "flag:"+name, "1", 0)
+}
+
+func flagOff(ctx context.Context, name string) {
+	rdb.Del(ctx, "flag:"+name)
 }
