@@ -10,9 +10,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/locklint/locklint/analyzers/all"
 )
 
 // demoLinter is compiled into the test's golangci-lint binary beside the
@@ -179,7 +182,97 @@ func TestGolangciLintBinary(t *testing.T) {
 		}
 	})
 
+	t.Run("real analyzers", func(t *testing.T) { testRealAnalyzers(t, bin) })
 	testEditorRecipes(t, bin)
+}
+
+// wantMarker finds "want NAME[,NAME]" (and "want-standalone NAME", which
+// golangci-lint must not report because of the //nolint on the line) at
+// line ends in testdata/integration/redis.
+var wantMarker = regexp.MustCompile(`\bwant(-standalone)? ([\w,]+)$`)
+
+// testRealAnalyzers runs the registered locklint analyzers as golangci-lint
+// linters on sample code shaped like real projects.
+func testRealAnalyzers(t *testing.T, bin string) {
+	analyzers := all.Analyzers()
+	if len(analyzers) == 0 {
+		t.Skip("no analyzers registered in analyzers/all yet")
+	}
+	proj := copyDir(t, filepath.Join("..", "testdata", "integration", "redis"))
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Fixed code calls safelock: make the sample require this checkout.
+	gomod := filepath.Join(proj, "go.mod")
+	mod, err := os.ReadFile(gomod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod = fmt.Appendf(mod, "\nrequire github.com/locklint/locklint v0.0.0\n\nreplace github.com/locklint/locklint => %s\n", root)
+	if err := os.WriteFile(gomod, mod, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "version: \"2\"\nlinters:\n  default: none\n  enable:\n"
+	custom := "  settings:\n    custom:\n"
+	registered := make(map[string]bool)
+	for _, a := range analyzers {
+		registered[a.Name] = true
+		cfg += "    - " + a.Name + "\n"
+		custom += "      " + a.Name + ":\n        type: module\n"
+	}
+	// Two linters often report one line (a constant value in a SETNX
+	// without TTL); golangci-lint keeps only the first unless told not to.
+	issues := "issues:\n  uniq-by-line: false\n"
+	if err := os.WriteFile(filepath.Join(proj, ".golangci.yml"), []byte(cfg+custom+issues), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	data, err := os.ReadFile(filepath.Join(proj, "jobs", "jobs.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for i, line := range strings.Split(string(data), "\n") {
+		if m := wantMarker.FindStringSubmatch(line); m != nil && m[1] == "" {
+			for name := range strings.SplitSeq(m[2], ",") {
+				if registered[name] {
+					want = append(want, fmt.Sprintf("jobs/jobs.go:%d %s", i+1, name))
+				}
+			}
+		}
+	}
+	slices.Sort(want)
+
+	stdout, stderr, code := golangciLint(t, bin, proj, "run", "./...")
+	if code != 1 {
+		t.Errorf("exit code %d, want 1; stderr:\n%s", code, stderr)
+	}
+	var got []string
+	for _, m := range issueLine.FindAllStringSubmatch(stdout, -1) {
+		got = append(got, m[1]+":"+m[2]+" "+m[5])
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("golangci-lint reports\n%s\nwant\n%s\nstdout:\n%s\nstderr:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), stdout, stderr)
+	}
+
+	if _, stderr, code := golangciLint(t, bin, proj, "run", "--fix", "./..."); code > 1 {
+		t.Fatalf("--fix: exit code %d\n%s", code, stderr)
+	}
+	fixed, err := os.ReadFile(filepath.Join(proj, "jobs", "jobs.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(fixed, data) {
+		t.Errorf("--fix changed nothing; the sample has fixable defects")
+	}
+	build := exec.Command("go", "build", "./...")
+	build.Dir = proj
+	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Errorf("code fixed by golangci-lint --fix does not build: %v\n%s\n%s", err, out, fixed)
+	}
 }
 
 // wantEditorIssues are the demo.go issues every editor should show.

@@ -22,6 +22,7 @@ import (
 	"flag"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,9 +44,34 @@ func init() {
 // build a golangci-lint binary with analyzers of their own beside them.
 func Register(analyzers ...*analysis.Analyzer) {
 	for _, a := range suppress.Wrap(analyzers) {
+		foldRelated(a)
 		register.Plugin(a.Name, func(settings any) (register.LinterPlugin, error) {
 			return newLinter(a, settings)
 		})
+	}
+}
+
+// foldRelated makes a (a copy made by suppress.Wrap, so ours to change)
+// write each diagnostic's related positions into its message.
+// golangci-lint would report each related position as an issue of its own,
+// which a //nolint on the diagnostic's line does not silence.
+func foldRelated(a *analysis.Analyzer) {
+	run := a.Run
+	a.Run = func(pass *analysis.Pass) (any, error) {
+		inner := *pass
+		inner.Report = func(d analysis.Diagnostic) {
+			var notes []string
+			for _, r := range d.Related {
+				p := pass.Fset.Position(r.Pos)
+				notes = append(notes, fmt.Sprintf("%s at %s:%d", r.Message, filepath.Base(p.Filename), p.Line))
+			}
+			if len(notes) > 0 {
+				d.Message += " (" + strings.Join(notes, "; ") + ")"
+				d.Related = nil
+			}
+			pass.Report(d)
+		}
+		return run(&inner)
 	}
 }
 

@@ -84,6 +84,27 @@ func jsonDiagnostics(t *testing.T, dir string) []string {
 	return got
 }
 
+// linkLocklint makes the sample module at dir require this checkout of
+// locklint, so that code fixed to call safelock builds.
+func linkLocklint(t *testing.T, dir, root string) {
+	t.Helper()
+	root, err := filepath.Abs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "go.mod"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = fmt.Fprintf(f, "\nrequire github.com/locklint/locklint v0.0.0\n\nreplace github.com/locklint/locklint => %s\n", root)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestRealAnalyzers runs the registered locklint analyzers through the
 // command on sample code shaped like real projects: the marked diagnostics
 // appear in text, JSON, go vet and SARIF output, //locklint:ignore
@@ -98,6 +119,7 @@ func TestRealAnalyzers(t *testing.T) {
 	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
+	linkLocklint(t, dir, filepath.Join("..", ".."))
 	want := expected(t, dir)
 	if len(want) == 0 {
 		t.Fatal("the sample marks nothing for the registered analyzers")

@@ -23,7 +23,7 @@ type Worker struct {
 // crash between the two leaves a lock that never expires.
 func (w *Worker) TryLock(ctx context.Context, job string) (bool, error) {
 	key := "lock:" + job
-	ok, err := w.rdb.SetNX(ctx, key, "1", 0).Result() // want lockexpiry
+	ok, err := w.rdb.SetNX(ctx, key, "1", 0).Result() // want lockexpiry,lockvalue
 	if err != nil || !ok {
 		return false, err
 	}
@@ -67,4 +67,15 @@ func (w *Worker) UnlockIgnored(ctx context.Context, job string) error {
 // Extend renews the lock without checking who holds it.
 func (w *Worker) Extend(ctx context.Context, job string) error {
 	return w.rdb.Expire(ctx, "lock:"+job, lockTTL).Err() // want lockrenew
+}
+
+// Report runs the job whether or not it got the lock.
+func (w *Worker) Report(ctx context.Context, id, token string, job func()) {
+	w.rdb.SetNX(ctx, "lock:report:"+id, token, time.Minute) // want lockresult
+	job()
+}
+
+// Hold keeps the lock for 30 nanoseconds, not 30 seconds.
+func (w *Worker) Hold(ctx context.Context, key, token string) (bool, error) {
+	return w.rdb.SetNX(ctx, key, token, 30).Result() // want lockunits
 }
