@@ -52,9 +52,10 @@
 //
 // # Fix
 //
-// For go-redis SetNX(ctx, key, value, 0) followed by an Expire or PExpire
-// statement in the same function, the suggested fix moves the TTL into
-// SetNX and deletes the Expire line. Elsewhere set the TTL in the acquire
+// For go-redis SetNX(ctx, key, value, 0) or SetArgs{Mode: "NX"} followed
+// by an Expire or PExpire statement in the same function, the suggested
+// fix moves the TTL into the acquire and deletes the Expire line, when the
+// TTL expression already has its value at the acquire. Elsewhere set the TTL in the acquire
 // (SET key value NX PX ms), or use safelock.Locker.TryAcquire, which sets
 // the TTL, a random token and a fencing token in one round trip.
 package lockexpiry

@@ -114,7 +114,30 @@ func mergeFix(pass *analysis.Pass, acq, exp *lifecycle.Op) []analysis.SuggestedF
 	if acq.Cmd == nil || exp.Cmd == nil || acq.In.Decl != exp.In.Decl || exp.Pos() < acq.Pos() {
 		return nil
 	}
-	if acq.Cmd.Method.Name() != "SetNX" || acq.Cmd.TTL == nil || !acq.NoTTL || acq.Cmd.Opts.KeepTTL {
+	if !acq.NoTTL || acq.Cmd.Opts.KeepTTL || acq.Cmd.Partial {
+		return nil
+	}
+	// Where the TTL goes: SetNX's expiration argument (the constant 0), or
+	// a new TTL field after the last element of a SetArgs literal.
+	var ttlEdit func(ttl string) analysis.TextEdit
+	switch acq.Cmd.Method.Name() {
+	case "SetNX":
+		if acq.Cmd.TTL == nil {
+			return nil
+		}
+		ttlEdit = func(ttl string) analysis.TextEdit {
+			return analysis.TextEdit{Pos: acq.Cmd.TTL.Pos(), End: acq.Cmd.TTL.End(), NewText: []byte(ttl)}
+		}
+	case "SetArgs":
+		lit, ok := acq.Call.Args[len(acq.Call.Args)-1].(*ast.CompositeLit)
+		if !ok || len(lit.Elts) == 0 || acq.Cmd.TTL != nil {
+			return nil
+		}
+		last := lit.Elts[len(lit.Elts)-1]
+		ttlEdit = func(ttl string) analysis.TextEdit {
+			return analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte(", TTL: " + ttl)}
+		}
+	default:
 		return nil
 	}
 	if name := exp.Cmd.Method.Name(); name != "Expire" && name != "PExpire" || exp.Cmd.Package != acq.Cmd.Package {
@@ -130,11 +153,8 @@ func mergeFix(pass *analysis.Pass, acq, exp *lifecycle.Op) []analysis.SuggestedF
 		return nil
 	}
 	return []analysis.SuggestedFix{{
-		Message: "Set the TTL in SetNX and drop the separate " + exp.Command,
-		TextEdits: []analysis.TextEdit{
-			{Pos: acq.Cmd.TTL.Pos(), End: acq.Cmd.TTL.End(), NewText: []byte(ttl)},
-			del,
-		},
+		Message:   "Set the TTL in " + acq.Cmd.Method.Name() + " and drop the separate " + exp.Command,
+		TextEdits: []analysis.TextEdit{ttlEdit(ttl), del},
 	}}
 }
 
