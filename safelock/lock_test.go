@@ -114,6 +114,22 @@ func TestRoundTrips(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("TryAcquire (held)", "evalsha")
+
+	// The fair lock's tries and releases are one round trip too.
+	fair := New(c, WithFairness())
+	defer func() { _ = fair.Close() }()
+	for i := 0; i < 2; i++ {
+		lease, err := fair.TryAcquire(ctx, "f", time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := lease.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n, cmds := w.take(); i == 1 && (n != 2 || !slices.Equal(cmds, []string{"evalsha", "evalsha"})) {
+			t.Errorf("fair TryAcquire+Release: %d round trips %v, want 2 EVALSHA", n, cmds)
+		}
+	}
 }
 
 // TestNoScript: after SCRIPT FLUSH the next call falls back to EVAL (which

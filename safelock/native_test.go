@@ -117,3 +117,49 @@ func TestRetriedAcquire(t *testing.T) {
 		t.Fatalf("counter %d after a retried acquire, want %d", n, g1.fence)
 	}
 }
+
+// cancelAfter cancels a context right after the first acquire script ran on
+// the server, as if ctx ended while the reply was on its way.
+type cancelAfter struct {
+	cancel context.CancelFunc
+	done   bool
+}
+
+func (h *cancelAfter) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h *cancelAfter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+func (h *cancelAfter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		err := next(ctx, cmd)
+		if !h.done && cmd.Name() == "evalsha" && err == nil {
+			h.done = true
+			h.cancel()
+			cmd.SetErr(context.Canceled)
+			return context.Canceled
+		}
+		return err
+	}
+}
+
+// TestAbandonedAttemptReleased: an acquire that ran on the server but whose
+// caller's ctx ended first does not leave the lock held until its ttl.
+func TestAbandonedAttemptReleased(t *testing.T) {
+	m := miniredis.RunT(t)
+	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	defer func() { _ = c.Close() }()
+	ctx, cancel := context.WithCancel(testCtx(t))
+	c.AddHook(&cancelAfter{cancel: cancel})
+	l := New(c)
+	defer func() { _ = l.Close() }()
+	if err := c.ScriptLoad(testCtx(t), AcquireScript).Err(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := l.TryAcquire(ctx, "abandoned", time.Hour)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("TryAcquire: %v, want Canceled", err)
+	}
+	if m.Exists("abandoned") {
+		t.Fatal("the abandoned attempt's lock is still held")
+	}
+}
