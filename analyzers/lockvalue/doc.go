@@ -23,14 +23,16 @@
 //
 // The value is traced through local variables, struct fields set in a
 // constructor in another file, package variables, helper functions of
-// the package, and helpers of other packages (by analysis facts).
+// the package, and exported helpers of other packages that use Redis or
+// math/rand (by analysis facts; other packages are not read, for speed).
 // Formatting (fmt.Sprintf, strconv, hex, base64, concatenation) keeps the
 // sources of its parts: hostname + PID + a timestamp is still reported.
 //
 // Only locks are judged: a key acquired with NX that is later released,
 // renewed (outside the code that acquires it) or written with IFEQ. An
 // NX key that is never released is a deduplication or idempotency
-// marker, whose value does not matter. Not reported either: values from
+// marker, whose value does not matter, and an NX whose result nobody
+// reads decides nothing (a cache fill). Not reported either: values from
 // crypto/rand, UUIDs (github.com/google/uuid, github.com/gofrs/uuid, ...),
 // safelock.NewToken, values passed in by a caller, and any value with a
 // part locklint cannot trace: one unique part makes the whole unique.
