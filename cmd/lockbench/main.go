@@ -120,6 +120,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.DurationVar(&cfg.AcquireTimeout, "acquire-timeout", cfg.AcquireTimeout, "contention: give up an acquire after this long")
 	fs.Float64Var(&cfg.Rate, "rate", cfg.Rate, "contention: open-loop acquires per second (0: half the slowest closed-loop rate)")
 	fs.IntVar(&cfg.SetClients, "set-clients", cfg.SetClients, "clients for the plain SET throughput yardstick")
+	fs.DurationVar(&cfg.SetDuration, "set-duration", cfg.SetDuration, "length of the plain SET throughput run")
 	fs.DurationVar(&cfg.SafetyTTL, "safety-ttl", cfg.SafetyTTL, "safety: lock TTL")
 	fs.DurationVar(&cfg.SafetyPause, "safety-pause", cfg.SafetyPause, "safety: pause of a stalled holder (longer than --safety-ttl)")
 	fs.DurationVar(&cfg.SafetyDuration, "safety-duration", cfg.SafetyDuration, "safety: length of each scenario")

@@ -161,14 +161,14 @@ func TestResourceFence(t *testing.T) {
 		stale, accepted bool
 	}{{1, false, true}, {3, false, true}, {2, true, false}, {4, false, true}, {3, true, false}}
 	for _, s := range steps {
-		stale, acc, err := r.write(ctx, s.order)
+		stale, acc, err := r.write(ctx, s.order, nil)
 		if err != nil || stale != s.stale || acc != s.accepted {
 			t.Errorf("write %d: stale %v accepted %v err %v, want %v %v", s.order, stale, acc, err, s.stale, s.accepted)
 		}
 	}
 	open := &resource{}
-	_, _, _ = open.write(ctx, 5)
-	if stale, acc, _ := open.write(ctx, 2); !stale || !acc {
+	_, _, _ = open.write(ctx, 5, nil)
+	if stale, acc, _ := open.write(ctx, 2, nil); !stale || !acc {
 		t.Errorf("unfenced resource: stale %v accepted %v, want both", stale, acc)
 	}
 }

@@ -115,7 +115,7 @@ const maxNines = 4 // the percentile axis ends at 99.99%
 
 // plot draws series as lines: x on a log scale when xlog, y as given.
 func plot(title, xlabel, ylabel string, ss []series, xlog bool, yaxis int) string {
-	const W, H, left, right, top, bottom = 640.0, 360.0, 70.0, 150.0, 30.0, 45.0
+	const W, H, left, right, top, bottom = 680.0, 360.0, 70.0, 180.0, 30.0, 45.0
 	fx := func(v float64) float64 {
 		if xlog {
 			return math.Log10(math.Max(v, 1e-9))
@@ -144,6 +144,8 @@ func plot(title, xlabel, ylabel string, ss []series, xlog bool, yaxis int) strin
 	}
 	if yaxis == axisPercentile {
 		ymax = maxNines
+	} else {
+		ymax = niceUp(ymax)
 	}
 	if xmax == xmin {
 		xmin, xmax = xmin-0.5, xmax+0.5
@@ -227,4 +229,19 @@ func xTicks(xmin, xmax float64, xlog, pow2 bool) []float64 {
 		}
 	}
 	return ts
+}
+
+// niceUp rounds v up to 1, 2, 2.5 or 5 times a power of ten, so that a
+// quarter of it is a round tick.
+func niceUp(v float64) float64 {
+	if v <= 0 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*p >= v {
+			return m * p
+		}
+	}
+	return 10 * p
 }

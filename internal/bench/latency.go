@@ -87,7 +87,8 @@ func (r *runner) renewMargin(ctx context.Context, l Locker) (*Hist, bool) {
 	start := time.Now()
 	lease, err := l.TryAcquire(ctx, r.key(l.Name(), "watchdog"), ttl)
 	if err != nil {
-		return nil, false
+		h.Fail("acquire_" + Cause(err))
+		return h, true
 	}
 	defer func() { _ = lease.Release(ctx) }()
 	deadline := start.Add(ttl)

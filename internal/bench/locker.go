@@ -94,11 +94,11 @@ type Factory struct {
 }
 
 // FenceChecker is implemented by adapters whose library ships a check for
-// the protected resource: CheckedWrite writes to resource only if fence is
-// higher than any fence the resource has accepted, and says whether it did.
+// the protected resource: CheckedWrite writes to resource on behalf of
+// lease only if no later grant has written there, and says whether it did.
 type FenceChecker interface {
 	CheckerName() string
-	CheckedWrite(ctx context.Context, resource string, fence int64) (accepted bool, err error)
+	CheckedWrite(ctx context.Context, resource string, lease Lease) (accepted bool, err error)
 }
 
 // SelfRenewing is implemented by adapters whose library renews held locks

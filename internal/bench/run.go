@@ -122,6 +122,8 @@ func (c *Config) Validate() error {
 		return errors.New("--rate must not be negative")
 	case c.SetClients < 1:
 		return errors.New("--set-clients must be at least 1")
+	case c.SetDuration <= 0:
+		return errors.New("--set-duration must be positive")
 	case c.SafetyClients < 2:
 		return errors.New("--safety-clients must be at least 2 (someone must take over from a paused holder)")
 	case c.SafetyTTL < time.Millisecond:

@@ -24,7 +24,8 @@ func quick(workloads ...string) bench.Config {
 	c.Duration = 60 * time.Millisecond
 	c.SetClients = 4
 	c.SetDuration = 30 * time.Millisecond
-	c.WatchdogDuration = 40 * time.Millisecond
+	c.WatchdogTTL = 100 * time.Millisecond // well above stalls under -race
+	c.WatchdogDuration = 120 * time.Millisecond
 	c.SafetyDuration = 300 * time.Millisecond
 	// A TTL well above scheduling stalls under -race: the workload needs
 	// pauses past the TTL, not grants that arrive already expired.

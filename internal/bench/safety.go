@@ -69,13 +69,13 @@ type resource struct {
 	maxOrder int64
 }
 
-func (res *resource) write(ctx context.Context, order int64) (stale, accepted bool, err error) {
+func (res *resource) write(ctx context.Context, order int64, lease Lease) (stale, accepted bool, err error) {
 	res.mu.Lock()
 	defer res.mu.Unlock()
 	stale = order < res.maxOrder
 	switch {
 	case res.checker != nil:
-		accepted, err = res.checker.CheckedWrite(ctx, res.name, order)
+		accepted, err = res.checker.CheckedWrite(ctx, res.name, lease)
 		if err != nil {
 			return stale, false, err
 		}
@@ -150,7 +150,7 @@ func (r *runner) safetyRun(ctx context.Context, l Locker, useFence, fenced bool)
 				// The write lands even after the phase ends: a paused
 				// holder does not know time has passed.
 				wctx := context.WithoutCancel(phase)
-				stale, accepted, werr := res.write(wctx, order)
+				stale, accepted, werr := res.write(wctx, order, lease)
 				end := time.Now()
 				rerr := lease.Release(wctx)
 				mu.Lock()

@@ -57,11 +57,15 @@ type slLocker struct {
 // Redis value written through safelock/fence.SetRedis, the helper a user
 // of safelock would call where the write lands.
 func (s *slLocker) CheckerName() string {
-	return "safelock/fence.SetRedis (Redis script: accepts a fence not lower than the highest seen)"
+	return "safelock/fence.SetRedis (Redis script: writes only if no grant with a higher fence wrote)"
 }
 
-func (s *slLocker) CheckedWrite(ctx context.Context, resource string, f int64) (bool, error) {
-	return fence.SetRedis(ctx, s.resource, resource, f, "written")
+func (s *slLocker) CheckedWrite(ctx context.Context, resource string, lease bench.Lease) (bool, error) {
+	l, ok := lease.(slLease)
+	if !ok {
+		return false, fmt.Errorf("safelock fence check: lease of type %T", lease)
+	}
+	return fence.SetRedis(ctx, s.resource, resource, l.l, "written")
 }
 
 func (s *slLocker) Name() string { return s.name }
