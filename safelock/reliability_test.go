@@ -123,7 +123,7 @@ func newResource(t *testing.T) *resource {
 	}
 	t.Cleanup(func() { _ = db.Close() })
 	for _, q := range []string{
-		`CREATE TABLE docs (id TEXT PRIMARY KEY, owner TEXT, fence INTEGER)`,
+		`CREATE TABLE docs (id TEXT PRIMARY KEY, owner TEXT, fence INTEGER, token TEXT)`,
 		`CREATE TABLE history (seq INTEGER PRIMARY KEY AUTOINCREMENT, fence INTEGER, owner TEXT)`,
 		`CREATE TRIGGER docs_ins AFTER INSERT ON docs BEGIN INSERT INTO history (fence, owner) VALUES (NEW.fence, NEW.owner); END`,
 		`CREATE TRIGGER docs_upd AFTER UPDATE ON docs BEGIN INSERT INTO history (fence, owner) VALUES (NEW.fence, NEW.owner); END`,
@@ -136,7 +136,7 @@ func newResource(t *testing.T) *resource {
 		t:     t,
 		db:    db,
 		rdb:   redistest.Start(t).Client(),
-		table: fence.Table{Name: "docs", IDColumn: "id", FenceColumn: "fence"},
+		table: fence.Table{Name: "docs", IDColumn: "id", FenceColumn: "fence", TokenColumn: "token"},
 	}
 }
 
@@ -145,11 +145,11 @@ func newResource(t *testing.T) *resource {
 func (r *resource) write(l *safelock.Lease) bool {
 	r.t.Helper()
 	ctx := shortCtx(r.t)
-	sqlOK, err := r.table.Upsert(ctx, r.db, resourceKey, l.Fence(), fence.Set("owner", l.Token()))
+	sqlOK, err := r.table.Upsert(ctx, r.db, resourceKey, l, fence.Set("owner", l.Token()))
 	if err != nil {
 		r.t.Fatalf("fenced SQL write (fence %d): %v", l.Fence(), err)
 	}
-	redisOK, err := fence.SetRedis(ctx, r.rdb, resourceKey, l.Fence(), l.Token())
+	redisOK, err := fence.SetRedis(ctx, r.rdb, resourceKey, l, l.Token())
 	if err != nil {
 		r.t.Fatalf("fenced Redis write (fence %d): %v", l.Fence(), err)
 	}
@@ -380,8 +380,22 @@ func TestReliabilityServerRestart(t *testing.T) {
 				if b.Fence() >= a.Fence() {
 					t.Fatalf("server without persistence kept the counter (B %d, A %d)? the test expects it lost", b.Fence(), a.Fence())
 				}
-				if res.write(b) {
-					t.Fatalf("the resource accepted fence %d after fence %d", b.Fence(), a.Fence())
+				// The counter starts again: every fence up to A's is
+				// refused, A's own fence too (another grant holds it
+				// now), and the first one above A's is accepted.
+				for {
+					if ok := res.write(b); ok != (b.Fence() > a.Fence()) {
+						t.Fatalf("fence %d after A's %d: accepted=%v", b.Fence(), a.Fence(), ok)
+					}
+					if b.Fence() > a.Fence() {
+						break
+					}
+					if err := b.Release(ctx); err != nil {
+						t.Fatal(err)
+					}
+					if b, err = locker.TryAcquire(ctx, key, time.Minute); err != nil {
+						t.Fatal(err)
+					}
 				}
 			}
 			// A's stale Release must not touch B's lock.
@@ -833,4 +847,57 @@ func TestReliabilityDoneWhileRenewStuck(t *testing.T) {
 	if err := a.Release(shortCtx(t)); err != nil && !errors.Is(err, safelock.ErrLeaseLost) {
 		t.Fatalf("Release after loss: %v", err)
 	}
+}
+
+// TestReliabilityRedlockRestartedEmpty: two of three Redlock nodes restart
+// without their data while A holds the lock, so B gets a majority too — the
+// known Redlock hazard that delayed restarts avoid. Both leases can carry the
+// same fence (each node's counter started again). The fence helpers must
+// still let only one of them write.
+func TestReliabilityRedlockRestartedEmpty(t *testing.T) {
+	checkLeaks(t)
+	res := newResource(t)
+	servers := redistest.StartN(t, 3)
+	clients := make([]redis.UniversalClient, len(servers))
+	for i, s := range servers {
+		clients[i] = s.Client()
+	}
+	l := safelock.NewRedlock(clients, safelock.WithNodeTimeout(250*time.Millisecond))
+	t.Cleanup(func() { _ = l.Close() })
+	ctx := shortCtx(t)
+	const key = "redlock-restart"
+
+	a, err := l.TryAcquire(ctx, key, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.write(a) {
+		t.Fatal("A's write refused")
+	}
+	for _, s := range servers[1:] {
+		s.Kill()
+		s.Restart()
+	}
+	b, err := l.TryAcquire(ctx, key, time.Minute)
+	if errors.Is(err, safelock.ErrNotAcquired) {
+		t.Log("B was refused: the lock itself held after the restarts")
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("double grant at the lock: A fence %d (lease err %v), B fence %d", a.Fence(), a.Err(), b.Fence())
+	bOK := res.write(b)
+	aOK := res.write(a)
+	switch {
+	case bOK && aOK:
+		t.Fatalf("both holders wrote after the double grant (A fence %d, B fence %d)", a.Fence(), b.Fence())
+	case b.Fence() > a.Fence() && !bOK:
+		t.Fatalf("B's higher fence %d was refused", b.Fence())
+	case b.Fence() <= a.Fence() && bOK:
+		t.Fatalf("B's fence %d, not above A's %d, was accepted", b.Fence(), a.Fence())
+	}
+	res.check()
+	_ = b.Release(ctx)
+	_ = a.Release(ctx)
 }

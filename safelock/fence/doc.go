@@ -33,33 +33,33 @@
 //     that loses the last writes), it issues old fences again: after a
 //     redis-server restart without persistence, safelock handed out fences
 //     1, 2, 3 again where the last grant before had 3. Lower fences are
-//     refused (safe, but writers are locked out until the counter passes
-//     the highest fence the resource has seen); a reissued fence equal to
-//     the highest one passes the equal-fence rule below. Keep the counter
-//     durable (appendonly, appendfsync always) where that matters.
+//     refused, so writers are locked out until the counter passes the
+//     highest fence the resource has seen. Keep the counter durable
+//     (appendonly, appendfsync always) where that matters.
 //   - Side effects outside the resource: e-mails sent, other services
 //     called. Fence those at their own receiver, or make them idempotent.
 //
 // # Equal fences
 //
-// A write whose fence equals the stored one is accepted (fence <= ?, not
-// fence < ?). The fence names a grant, not a write: safelock issues each
-// fence to one lease, so an equal fence is the same holder writing again —
-// a second statement in the same critical section, or a retry after a
-// timeout whose first attempt did land. With a strict < that retry would
-// read as "rejected" and the holder would wrongly conclude that it lost the
-// lock, and a holder could write each row only once per lease. The cost: if
-// the counter ever issued one fence twice (only after the losses above),
-// both holders could write. Rejecting lower fences is what stops the stale
-// holder; accepting equal ones is what lets the real holder work.
+// A write whose fence equals the recorded one is accepted only from the same
+// grant: the resource records the grant's token with its fence and compares
+// both. A plain fence <= ? would rest on every fence being issued once, and
+// it is not: in the restart above, and with Redlock when two of three nodes
+// restart empty, a second lease got fence 1 while the first, with fence 1,
+// still held the lock; both would pass <=. A plain fence < ? is safe but
+// lets a grant write a row only once, and turns a retried write whose first
+// attempt landed into a false "refused". With the token, the holder writes
+// as often as it needs and a duplicate fence from another grant is refused.
+// SQL tables opt in with Table.TokenColumn (without it the rule is strict
+// <); SetRedis always records the token.
 //
 // # SQL
 //
 // Table names the table, its id column and its fence column; the names are
 // validated as plain identifiers before they go into the statement, and
-// every value goes as an argument. Update is portable UPDATE ... WHERE id =
-// ? AND fence <= ?; Upsert adds insert-if-absent with INSERT ... ON
-// CONFLICT (SQLite, PostgreSQL). Both take a *sql.DB, *sql.Tx or *sql.Conn
+// every value goes as an argument. Update is a portable UPDATE ... WHERE id
+// = ? AND (fence < ? OR (fence = ? AND token = ?)); Upsert adds
+// insert-if-absent with INSERT ... ON CONFLICT (SQLite, PostgreSQL). Both take a *sql.DB, *sql.Tx or *sql.Conn
 // and report whether the row was written, from the rows-affected count, in
 // one statement. Building the statement from names, rather than checking a
 // statement the caller wrote, keeps the fence condition impossible to get
@@ -68,8 +68,8 @@
 //
 // # Redis
 //
-// SetRedis writes a value and records the highest fence seen for the key in
-// a companion key in the same hash slot, in one script, so it works on a
+// SetRedis writes a value and records the fence and token of its grant in
+// a companion hash in the same hash slot, in one script, so it works on a
 // single server and on Redis Cluster alike. The script source is exported
 // as SetScript for redigo and rueidis users.
 package fence

@@ -12,7 +12,8 @@ import (
 )
 
 // A lease with fence 33 lost its lock while paused; the next holder got
-// fence 34 and wrote. The paused holder's late write is refused by the row.
+// fence 34 and wrote. The paused holder's late write is refused by the row,
+// while the new holder can write again.
 func ExampleTable_Update() {
 	ctx := context.Background()
 	db, err := sql.Open("sqlite", ":memory:")
@@ -22,26 +23,27 @@ func ExampleTable_Update() {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1) // each connection to :memory: is its own database
-	_, err = db.Exec(`CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance INTEGER, fence INTEGER);
-		INSERT INTO accounts VALUES (1, 100, NULL)`)
+	_, err = db.Exec(`CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance INTEGER, fence INTEGER, token TEXT);
+		INSERT INTO accounts VALUES (1, 100, NULL, NULL)`)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 
-	accounts := fence.Table{Name: "accounts", IDColumn: "id", FenceColumn: "fence"}
-	// In real code the fence is lease.Fence() from safelock.
+	accounts := fence.Table{Name: "accounts", IDColumn: "id", FenceColumn: "fence", TokenColumn: "token"}
+	// In real code pass the *safelock.Lease itself.
+	newHolder, oldHolder := fence.Of(34, "token-b"), fence.Of(33, "token-a")
 	for _, w := range []struct {
 		who     string
-		fence   int64
+		g       fence.Grant
 		balance int
-	}{{"new holder", 34, 150}, {"paused old holder", 33, 90}, {"new holder again", 34, 160}} {
-		ok, err := accounts.Update(ctx, db, 1, w.fence, fence.Set("balance", w.balance))
+	}{{"new holder", newHolder, 150}, {"paused old holder", oldHolder, 90}, {"new holder again", newHolder, 160}} {
+		ok, err := accounts.Update(ctx, db, 1, w.g, fence.Set("balance", w.balance))
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		fmt.Printf("%s (fence %d): accepted=%v\n", w.who, w.fence, ok)
+		fmt.Printf("%s (fence %d): accepted=%v\n", w.who, w.g.Fence(), ok)
 	}
 	var balance int
 	if err := db.QueryRow(`SELECT balance FROM accounts WHERE id = 1`).Scan(&balance); err != nil {
@@ -65,13 +67,14 @@ func ExampleTable_Upsert() {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(`CREATE TABLE reports (day TEXT PRIMARY KEY, body TEXT, fence INTEGER)`); err != nil {
+	if _, err := db.Exec(`CREATE TABLE reports (day TEXT PRIMARY KEY, body TEXT, fence INTEGER, token TEXT)`); err != nil {
 		fmt.Println(err)
 		return
 	}
-	reports := fence.Table{Name: "reports", IDColumn: "day", FenceColumn: "fence"}
+	reports := fence.Table{Name: "reports", IDColumn: "day", FenceColumn: "fence", TokenColumn: "token"}
 	for _, f := range []int64{7, 6} {
-		ok, err := reports.Upsert(ctx, db, "2026-11-29", f, fence.Set("body", fmt.Sprint("written with fence ", f)))
+		g := fence.Of(f, fmt.Sprint("token-", f))
+		ok, err := reports.Upsert(ctx, db, "2026-11-29", g, fence.Set("body", fmt.Sprint("written with fence ", f)))
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -103,16 +106,17 @@ func ExampleSetRedis() {
 	defer client.Close()
 	ctx := context.Background()
 
+	// In real code pass the *safelock.Lease itself.
 	for _, w := range []struct {
-		fence int64
+		g     fence.Grant
 		value string
-	}{{34, "from the new holder"}, {33, "late write from the paused holder"}} {
-		ok, err := fence.SetRedis(ctx, client, "report:today", w.fence, w.value)
+	}{{fence.Of(34, "token-b"), "from the new holder"}, {fence.Of(33, "token-a"), "late write from the paused holder"}} {
+		ok, err := fence.SetRedis(ctx, client, "report:today", w.g, w.value)
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		fmt.Printf("fence %d: accepted=%v\n", w.fence, ok)
+		fmt.Printf("fence %d: accepted=%v\n", w.g.Fence(), ok)
 	}
 	fmt.Println(client.Get(ctx, "report:today").Val())
 	// Output:

@@ -14,9 +14,16 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
+// setRedis writes value as the grant (f, "g<f>"): one grant per fence.
 func setRedis(t *testing.T, c redis.Scripter, key string, f int64, value string) bool {
 	t.Helper()
-	ok, err := fence.SetRedis(testCtx(t), c, key, f, value)
+	return setRedisAs(t, c, key, fence.Of(f, fmt.Sprint("g", f)), value)
+}
+
+func setRedisAs(t *testing.T, c redis.Scripter, key string, g fence.Grant, value string) bool {
+	t.Helper()
+	f := g.Fence()
+	ok, err := fence.SetRedis(testCtx(t), c, key, g, value)
 	if err != nil {
 		t.Fatalf("SetRedis(%q, fence %d): %v", key, f, err)
 	}
@@ -37,23 +44,29 @@ func TestSetRedisFenceRule(t *testing.T) {
 	const key = "balance:42"
 	steps := []struct {
 		fence int64
+		token string // "" means the fence's own grant
 		want  bool
 		why   string
 	}{
-		{5, true, "first write"},
-		{3, false, "stale holder"},
-		{5, true, "same grant writes again"},
-		{9, true, "newer holder"},
-		{10, true, "digit count grows: 10 > 9"},
-		{9, false, "9 < 10 (a string comparison that ignores length would accept)"},
-		{math.MaxInt64 - 1, true, "near the top of int64"},
-		{math.MaxInt64 - 2, false, "exact near 2^63, where a Lua number would round"},
-		{math.MaxInt64, true, "largest fence"},
+		{5, "", true, "first write"},
+		{3, "", false, "stale holder"},
+		{5, "", true, "same grant writes again"},
+		{5, "other", false, "a second grant with the same fence"},
+		{9, "", true, "newer holder"},
+		{10, "", true, "digit count grows: 10 > 9"},
+		{9, "", false, "9 < 10 (a string comparison that ignores length would accept)"},
+		{math.MaxInt64 - 1, "", true, "near the top of int64"},
+		{math.MaxInt64 - 2, "", false, "exact near 2^63, where a Lua number would round"},
+		{math.MaxInt64, "", true, "largest fence"},
 	}
 	for _, s := range steps {
 		before, _ := c.Get(testCtx(t), key).Result()
 		value := fmt.Sprint("v", s.fence)
-		if got := setRedis(t, c, key, s.fence, value); got != s.want {
+		token := s.token
+		if token == "" {
+			token = fmt.Sprint("g", s.fence)
+		}
+		if got := setRedisAs(t, c, key, fence.Of(s.fence, token), value); got != s.want {
 			t.Fatalf("%s: SetRedis(fence %d) = %v, want %v", s.why, s.fence, got, s.want)
 		}
 		after := get(t, c, key)
@@ -68,8 +81,9 @@ func TestSetRedisFenceRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := get(t, c, fk); got != strconv.FormatInt(math.MaxInt64, 10) {
-		t.Fatalf("fence record %s = %q", fk, got)
+	rec := c.HGetAll(testCtx(t), fk).Val()
+	if rec["fence"] != strconv.FormatInt(math.MaxInt64, 10) || rec["token"] != fmt.Sprint("g", int64(math.MaxInt64)) {
+		t.Fatalf("fence record %s = %v", fk, rec)
 	}
 	if ttl := c.PTTL(testCtx(t), fk).Val(); ttl != -1 {
 		t.Fatalf("fence record has a ttl (%v); it must outlive late writers", ttl)
@@ -97,10 +111,13 @@ func TestSetScriptChecksFence(t *testing.T) {
 	// fences that are not positive decimal integers.
 	c := redistest.Start(t).Client()
 	for _, bad := range []string{"", "0", "-1", "01", "1.5", "1e3", "abc", " 1"} {
-		err := c.Eval(testCtx(t), fence.SetScript, []string{"k", "safelock:fenced:{k}"}, bad, "v").Err()
+		err := c.Eval(testCtx(t), fence.SetScript, []string{"k", "safelock:fenced:{k}"}, bad, "token", "v").Err()
 		if err == nil {
 			t.Errorf("SetScript with fence %q succeeded; want an error", bad)
 		}
+	}
+	if err := c.Eval(testCtx(t), fence.SetScript, []string{"k", "safelock:fenced:{k}"}, "1", "", "v").Err(); err == nil {
+		t.Error("SetScript with an empty token succeeded; want an error")
 	}
 	if n := c.Exists(testCtx(t), "k", "safelock:fenced:{k}").Val(); n != 0 {
 		t.Fatalf("bad fences wrote %d keys", n)
@@ -110,23 +127,27 @@ func TestSetScriptChecksFence(t *testing.T) {
 func TestSetRedisBadInput(t *testing.T) {
 	c := redistest.Start(t).Client()
 	ctx := testCtx(t)
+	g := fence.Of(1, "g")
 	cases := []struct {
 		name string
 		c    redis.Scripter
 		key  string
-		f    int64
+		g    fence.Grant
 	}{
-		{"empty key", c, "", 1},
-		{"'}' without a hash tag", c, "a}b", 1},
-		{"empty hash tag and '}'", c, "x{}y", 1},
-		{"zero fence", c, "k", 0},
-		{"negative fence", c, "k", -1},
-		{"nil client", nil, "k", 1},
-		{"typed nil client", (*redis.Client)(nil), "k", 1},
-		{"typed nil cluster client", (*redis.ClusterClient)(nil), "k", 1},
+		{"empty key", c, "", g},
+		{"'}' without a hash tag", c, "a}b", g},
+		{"empty hash tag and '}'", c, "x{}y", g},
+		{"zero fence", c, "k", fence.Of(0, "g")},
+		{"negative fence", c, "k", fence.Of(-1, "g")},
+		{"empty token", c, "k", fence.Of(1, "")},
+		{"nil grant", c, "k", nil},
+		{"typed nil grant", c, "k", (*nilLease)(nil)},
+		{"nil client", nil, "k", g},
+		{"typed nil client", (*redis.Client)(nil), "k", g},
+		{"typed nil cluster client", (*redis.ClusterClient)(nil), "k", g},
 	}
 	for _, tc := range cases {
-		ok, err := fence.SetRedis(ctx, tc.c, tc.key, tc.f, "v")
+		ok, err := fence.SetRedis(ctx, tc.c, tc.key, tc.g, "v")
 		if ok || !errors.Is(err, fence.ErrInvalid) {
 			t.Errorf("%s: got %v, %v; want ErrInvalid", tc.name, ok, err)
 		}
@@ -136,7 +157,7 @@ func TestSetRedisBadInput(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if ok, err := fence.SetRedis(cctx, c, "k", 1, "v"); ok || !errors.Is(err, context.Canceled) {
+	if ok, err := fence.SetRedis(cctx, c, "k", g, "v"); ok || !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled ctx: %v, %v; want context.Canceled", ok, err)
 	}
 }
@@ -164,7 +185,7 @@ func TestSetRedisConcurrent(t *testing.T) {
 	for w := range writers {
 		wg.Go(func() {
 			f := int64(w + 1)
-			if _, err := fence.SetRedis(ctx, c, "hot", f, fmt.Sprint("v", f)); err != nil {
+			if _, err := fence.SetRedis(ctx, c, "hot", fence.Of(f, fmt.Sprint("g", f)), fmt.Sprint("v", f)); err != nil {
 				errs <- err
 			}
 		})
@@ -223,7 +244,7 @@ func BenchmarkSetRedis(b *testing.B) {
 	c := redistest.Start(b).Client()
 	ctx := context.Background()
 	for i := 0; b.Loop(); i++ {
-		if _, err := fence.SetRedis(ctx, c, "bench", int64(i+1), "v"); err != nil {
+		if _, err := fence.SetRedis(ctx, c, "bench", fence.Of(int64(i+1), "bench"), "v"); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -310,5 +331,39 @@ func BenchmarkPlainSet(b *testing.B) {
 		if err := c.Set(ctx, "bench", "v", 0).Err(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestSetRedisDuplicateFenceRace: grants that share a fence (a counter
+// issued it twice) race to write; exactly one wins.
+func TestSetRedisDuplicateFenceRace(t *testing.T) {
+	c := redistest.Start(t).Client()
+	ctx := testCtx(t)
+	const writers = 16
+	var wg sync.WaitGroup
+	wins := make(chan string, writers)
+	for w := range writers {
+		wg.Go(func() {
+			tok := fmt.Sprint("grant-", w)
+			ok, err := fence.SetRedis(ctx, c, "dup", fence.Of(7, tok), tok)
+			if err != nil {
+				t.Error(err)
+			}
+			if ok {
+				wins <- tok
+			}
+		})
+	}
+	wg.Wait()
+	close(wins)
+	var won []string
+	for tok := range wins {
+		won = append(won, tok)
+	}
+	if len(won) != 1 {
+		t.Fatalf("%d grants with fence 7 wrote (%v), want exactly 1", len(won), won)
+	}
+	if got := get(t, c, "dup"); got != won[0] {
+		t.Fatalf("value %q, written by %q", got, won[0])
 	}
 }

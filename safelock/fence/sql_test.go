@@ -16,7 +16,12 @@ import (
 	_ "modernc.org/sqlite"
 )
 
-var accounts = fence.Table{Name: "accounts", IDColumn: "id", FenceColumn: "fence"}
+// accounts records the writer's token, so a grant may write a row again
+// with its fence; strict has no token column, so a fence writes once.
+var (
+	accounts = fence.Table{Name: "accounts", IDColumn: "id", FenceColumn: "fence", TokenColumn: "token"}
+	strict   = fence.Table{Name: "accounts", IDColumn: "id", FenceColumn: "fence"}
+)
 
 func testCtx(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -37,8 +42,8 @@ func openDB(t testing.TB) *sql.DB {
 	}
 	t.Cleanup(func() { _ = db.Close() })
 	for _, q := range []string{
-		`CREATE TABLE accounts (id TEXT PRIMARY KEY, balance INTEGER NOT NULL DEFAULT 0, owner TEXT, fence INTEGER)`,
-		`CREATE TABLE history (seq INTEGER PRIMARY KEY AUTOINCREMENT, fence INTEGER NOT NULL)`,
+		`CREATE TABLE accounts (id TEXT PRIMARY KEY, balance INTEGER NOT NULL DEFAULT 0, owner TEXT, fence INTEGER, token TEXT)`,
+		`CREATE TABLE history (seq INTEGER PRIMARY KEY AUTOINCREMENT, fence INTEGER NOT NULL, token TEXT NOT NULL)`,
 	} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
@@ -51,12 +56,13 @@ type row struct {
 	balance int64
 	owner   sql.NullString
 	fence   sql.NullInt64
+	token   sql.NullString
 }
 
 func readRow(t testing.TB, db *sql.DB, id string) row {
 	t.Helper()
 	var r row
-	err := db.QueryRow(`SELECT balance, owner, fence FROM accounts WHERE id = ?`, id).Scan(&r.balance, &r.owner, &r.fence)
+	err := db.QueryRow(`SELECT balance, owner, fence, token FROM accounts WHERE id = ?`, id).Scan(&r.balance, &r.owner, &r.fence, &r.token)
 	if err != nil {
 		t.Fatalf("reading row %q: %v", id, err)
 	}
@@ -70,10 +76,11 @@ func mustInsert(t testing.TB, db *sql.DB, id string) {
 	}
 }
 
-// update runs a fenced Update and fails the test on error.
-func update(t testing.TB, db fence.Execer, id string, f, balance int64, owner string) bool {
+// update runs a fenced Update of accounts as grant (f, token) and fails
+// the test on error.
+func update(t testing.TB, db fence.Execer, id string, f int64, token string, balance int64) bool {
 	t.Helper()
-	ok, err := accounts.Update(testCtx(t), db, id, f, fence.Set("balance", balance), fence.Set("owner", owner))
+	ok, err := accounts.Update(testCtx(t), db, id, fence.Of(f, token), fence.Set("balance", balance), fence.Set("owner", token))
 	if err != nil {
 		t.Fatalf("Update(fence %d): %v", f, err)
 	}
@@ -86,38 +93,64 @@ func TestUpdateFenceRule(t *testing.T) {
 
 	steps := []struct {
 		fence   int64
+		token   string
 		balance int64
 		want    bool
 		why     string
 	}{
-		{5, 10, true, "first fenced write on a NULL fence"},
-		{3, 20, false, "stale holder (lower fence)"},
-		{5, 30, true, "same grant writes again (equal fence)"},
-		{7, 40, true, "newer holder"},
-		{6, 50, false, "stale holder after a newer one"},
-		{5, 60, false, "the old grant after the newer one wrote"},
-		{7, 70, true, "newer holder's second write"},
+		{5, "g5", 10, true, "first fenced write on a NULL fence"},
+		{3, "g3", 20, false, "stale holder (lower fence)"},
+		{5, "g5", 30, true, "the same grant writes again"},
+		{5, "other", 35, false, "a second grant with the same fence (issued twice)"},
+		{7, "g7", 40, true, "newer holder"},
+		{6, "g6", 50, false, "stale holder after a newer one"},
+		{5, "g5", 60, false, "the old grant after the newer one wrote"},
+		{7, "g7", 70, true, "newer holder's second write"},
 	}
 	for _, s := range steps {
 		before := readRow(t, db, "a")
-		got := update(t, db, "a", s.fence, s.balance, fmt.Sprint("holder", s.fence))
+		got := update(t, db, "a", s.fence, s.token, s.balance)
 		if got != s.want {
-			t.Fatalf("%s: Update(fence %d) = %v, want %v", s.why, s.fence, got, s.want)
+			t.Fatalf("%s: Update(fence %d, %s) = %v, want %v", s.why, s.fence, s.token, got, s.want)
 		}
 		after := readRow(t, db, "a")
 		if s.want {
-			if after.balance != s.balance || after.fence.Int64 != s.fence || after.owner.String != fmt.Sprint("holder", s.fence) {
+			if after.balance != s.balance || after.fence.Int64 != s.fence || after.token.String != s.token || after.owner.String != s.token {
 				t.Fatalf("%s: row after accepted write = %+v", s.why, after)
 			}
 		} else if after != before {
-			t.Fatalf("%s: rejected write changed the row: %+v -> %+v", s.why, before, after)
+			t.Fatalf("%s: refused write changed the row: %+v -> %+v", s.why, before, after)
 		}
+	}
+}
+
+func TestStrictWithoutTokenColumn(t *testing.T) {
+	// Without a token column a fence writes a row once: an equal fence is
+	// refused even from the same grant.
+	db := openDB(t)
+	ctx := testCtx(t)
+	mustInsert(t, db, "s")
+	for _, s := range []struct {
+		fence int64
+		want  bool
+	}{{4, true}, {4, false}, {3, false}, {5, true}} {
+		ok, err := strict.Update(ctx, db, "s", fence.Of(s.fence, ""), fence.Set("balance", s.fence))
+		if err != nil || ok != s.want {
+			t.Fatalf("strict Update(fence %d) = %v, %v; want %v", s.fence, ok, err, s.want)
+		}
+	}
+	ok, err := strict.Upsert(ctx, db, "s", fence.Of(5, ""), fence.Set("balance", 0))
+	if err != nil || ok {
+		t.Fatalf("strict Upsert with an equal fence = %v, %v; want refused", ok, err)
+	}
+	if r := readRow(t, db, "s"); r.balance != 5 || r.fence.Int64 != 5 || r.token.Valid {
+		t.Fatalf("row = %+v, want balance 5 fence 5 and no token", r)
 	}
 }
 
 func TestUpdateMissingRow(t *testing.T) {
 	db := openDB(t)
-	if update(t, db, "absent", 1, 1, "x") {
+	if update(t, db, "absent", 1, "x", 1) {
 		t.Fatal("Update of a missing row reported accepted")
 	}
 	var n int
@@ -131,11 +164,11 @@ func TestUpdateOnlyFence(t *testing.T) {
 	// fence are refused even before the new holder writes data.
 	db := openDB(t)
 	mustInsert(t, db, "a")
-	ok, err := accounts.Update(testCtx(t), db, "a", 9)
+	ok, err := accounts.Update(testCtx(t), db, "a", fence.Of(9, "g9"))
 	if err != nil || !ok {
 		t.Fatalf("fence-only Update: %v, %v", ok, err)
 	}
-	if update(t, db, "a", 8, 1, "stale") {
+	if update(t, db, "a", 8, "stale", 1) {
 		t.Fatal("write with fence 8 accepted after fence 9 claimed the row")
 	}
 }
@@ -151,8 +184,8 @@ func TestUpdateInTxAndConn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !update(t, tx, "a", 4, 100, "tx") {
-		t.Fatal("Update in tx rejected")
+	if !update(t, tx, "a", 4, "tx", 100) {
+		t.Fatal("Update in tx refused")
 	}
 	if err := tx.Rollback(); err != nil {
 		t.Fatal(err)
@@ -165,8 +198,8 @@ func TestUpdateInTxAndConn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !update(t, tx, "a", 4, 100, "tx") {
-		t.Fatal("Update in tx rejected")
+	if !update(t, tx, "a", 4, "tx", 100) {
+		t.Fatal("Update in tx refused")
 	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
@@ -177,10 +210,10 @@ func TestUpdateInTxAndConn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	if update(t, conn, "a", 3, 1, "conn-stale") {
+	if update(t, conn, "a", 3, "conn-stale", 1) {
 		t.Fatal("stale Update through *sql.Conn accepted")
 	}
-	if !update(t, conn, "a", 6, 200, "conn") {
+	if !update(t, conn, "a", 6, "conn", 200) {
 		t.Fatal("newer Update through *sql.Conn rejected")
 	}
 	if r := readRow(t, db, "a"); r.fence.Int64 != 6 || r.balance != 200 {
@@ -191,35 +224,38 @@ func TestUpdateInTxAndConn(t *testing.T) {
 func TestUpsert(t *testing.T) {
 	db := openDB(t)
 	ctx := testCtx(t)
-	upsert := func(f int64, set ...fence.Column) bool {
+	upsert := func(f int64, token string, set ...fence.Column) bool {
 		t.Helper()
-		ok, err := accounts.Upsert(ctx, db, "u", f, set...)
+		ok, err := accounts.Upsert(ctx, db, "u", fence.Of(f, token), set...)
 		if err != nil {
 			t.Fatalf("Upsert(fence %d): %v", f, err)
 		}
 		return ok
 	}
-	if !upsert(3, fence.Set("balance", 30), fence.Set("owner", "three")) {
-		t.Fatal("Upsert of an absent row rejected")
+	if !upsert(3, "g3", fence.Set("balance", 30), fence.Set("owner", "three")) {
+		t.Fatal("Upsert of an absent row refused")
 	}
-	if r := readRow(t, db, "u"); r.fence.Int64 != 3 || r.balance != 30 || r.owner.String != "three" {
+	if r := readRow(t, db, "u"); r.fence.Int64 != 3 || r.balance != 30 || r.owner.String != "three" || r.token.String != "g3" {
 		t.Fatalf("inserted row = %+v", r)
 	}
-	if upsert(2, fence.Set("balance", 20)) {
+	if upsert(2, "g2", fence.Set("balance", 20)) {
 		t.Fatal("Upsert with a lower fence accepted")
 	}
-	if !upsert(3, fence.Set("balance", 31)) {
-		t.Fatal("Upsert with an equal fence rejected")
+	if !upsert(3, "g3", fence.Set("balance", 31)) {
+		t.Fatal("Upsert by the same grant refused")
+	}
+	if upsert(3, "other", fence.Set("balance", 32)) {
+		t.Fatal("Upsert with an equal fence from another grant accepted")
 	}
 	// Columns left out keep their values on update.
-	if !upsert(5, fence.Set("balance", 50)) {
-		t.Fatal("Upsert with a higher fence rejected")
+	if !upsert(5, "g5", fence.Set("balance", 50)) {
+		t.Fatal("Upsert with a higher fence refused")
 	}
 	if r := readRow(t, db, "u"); r.fence.Int64 != 5 || r.balance != 50 || r.owner.String != "three" {
 		t.Fatalf("row after upserts = %+v, want fence 5 balance 50 owner three", r)
 	}
 	// Insert with only the fence: other columns take their defaults.
-	ok, err := accounts.Upsert(ctx, db, "v", 1)
+	ok, err := accounts.Upsert(ctx, db, "v", fence.Of(1, "g1"))
 	if err != nil || !ok {
 		t.Fatalf("fence-only Upsert: %v, %v", ok, err)
 	}
@@ -235,7 +271,7 @@ func TestUpsert(t *testing.T) {
 
 func upsert2(t *testing.T, db *sql.DB, id string, f int64) bool {
 	t.Helper()
-	ok, err := accounts.Upsert(testCtx(t), db, id, f, fence.Set("owner", "x"))
+	ok, err := accounts.Upsert(testCtx(t), db, id, fence.Of(f, "x"), fence.Set("owner", "x"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,15 +284,19 @@ func TestDollarPlaceholders(t *testing.T) {
 	ctx := testCtx(t)
 	pg := accounts
 	pg.Dollar = true
-	ok, err := pg.Upsert(ctx, db, "d", 2, fence.Set("balance", 7), fence.Set("owner", "pg"))
+	ok, err := pg.Upsert(ctx, db, "d", fence.Of(2, "pg"), fence.Set("balance", 7), fence.Set("owner", "pg"))
 	if err != nil || !ok {
 		t.Fatalf("Upsert with $N: %v, %v", ok, err)
 	}
-	ok, err = pg.Update(ctx, db, "d", 1, fence.Set("balance", 8))
+	ok, err = pg.Update(ctx, db, "d", fence.Of(1, "old"), fence.Set("balance", 8))
 	if err != nil || ok {
-		t.Fatalf("stale Update with $N: %v, %v; want rejected", ok, err)
+		t.Fatalf("stale Update with $N: %v, %v; want refused", ok, err)
 	}
-	ok, err = pg.Update(ctx, db, "d", 2, fence.Set("balance", 9))
+	ok, err = pg.Update(ctx, db, "d", fence.Of(2, "other"), fence.Set("balance", 8))
+	if err != nil || ok {
+		t.Fatalf("Update with $N, equal fence from another grant: %v, %v; want refused", ok, err)
+	}
+	ok, err = pg.Update(ctx, db, "d", fence.Of(2, "pg"), fence.Set("balance", 9))
 	if err != nil || !ok {
 		t.Fatalf("Update with $N: %v, %v", ok, err)
 	}
@@ -268,56 +308,73 @@ func TestDollarPlaceholders(t *testing.T) {
 func TestSchemaQualifiedName(t *testing.T) {
 	db := openDB(t)
 	ctx := testCtx(t)
-	qualified := fence.Table{Name: "main.accounts", IDColumn: "id", FenceColumn: "fence"}
-	ok, err := qualified.Upsert(ctx, db, "q", 1, fence.Set("balance", 1))
+	qualified := fence.Table{Name: "main.accounts", IDColumn: "id", FenceColumn: "fence", TokenColumn: "token"}
+	ok, err := qualified.Upsert(ctx, db, "q", fence.Of(1, "q"), fence.Set("balance", 1))
 	if err != nil || !ok {
 		t.Fatalf("Upsert on main.accounts: %v, %v", ok, err)
 	}
-	ok, err = qualified.Update(ctx, db, "q", 2, fence.Set("balance", 2))
+	ok, err = qualified.Update(ctx, db, "q", fence.Of(2, "q"), fence.Set("balance", 2))
 	if err != nil || !ok {
 		t.Fatalf("Update on main.accounts: %v, %v", ok, err)
 	}
 }
 
+// nilLease stands for a nil *safelock.Lease: a typed nil pointer whose
+// methods would panic.
+type nilLease struct{ fence int64 }
+
+func (l *nilLease) Fence() int64  { return l.fence }
+func (l *nilLease) Token() string { return "" }
+
 func TestBadInputRejected(t *testing.T) {
 	db := openDB(t)
 	ctx := testCtx(t)
 	mustInsert(t, db, "a")
+	g := fence.Of(1, "g")
+	tbl := func(name, id, f, tok string) fence.Table {
+		return fence.Table{Name: name, IDColumn: id, FenceColumn: f, TokenColumn: tok}
+	}
 	bad := []struct {
 		name  string
 		table fence.Table
-		f     int64
+		g     fence.Grant
 		set   []fence.Column
 		db    fence.Execer
 	}{
-		{"injection in table", fence.Table{Name: "accounts; DROP TABLE history; --", IDColumn: "id", FenceColumn: "fence"}, 1, nil, db},
-		{"space in table", fence.Table{Name: "acc ounts", IDColumn: "id", FenceColumn: "fence"}, 1, nil, db},
-		{"empty table", fence.Table{IDColumn: "id", FenceColumn: "fence"}, 1, nil, db},
-		{"two dots", fence.Table{Name: "a.b.c", IDColumn: "id", FenceColumn: "fence"}, 1, nil, db},
-		{"empty schema", fence.Table{Name: ".accounts", IDColumn: "id", FenceColumn: "fence"}, 1, nil, db},
-		{"quoted table", fence.Table{Name: `"accounts"`, IDColumn: "id", FenceColumn: "fence"}, 1, nil, db},
-		{"backtick", fence.Table{Name: "`accounts`", IDColumn: "id", FenceColumn: "fence"}, 1, nil, db},
-		{"leading digit", fence.Table{Name: "1accounts", IDColumn: "id", FenceColumn: "fence"}, 1, nil, db},
-		{"non-ASCII", fence.Table{Name: "comptés", IDColumn: "id", FenceColumn: "fence"}, 1, nil, db},
-		{"too long", fence.Table{Name: strings.Repeat("a", 64), IDColumn: "id", FenceColumn: "fence"}, 1, nil, db},
-		{"dot in id column", fence.Table{Name: "accounts", IDColumn: "accounts.id", FenceColumn: "fence"}, 1, nil, db},
-		{"comment in fence column", fence.Table{Name: "accounts", IDColumn: "id", FenceColumn: "fence--"}, 1, nil, db},
-		{"fence column is id column", fence.Table{Name: "accounts", IDColumn: "id", FenceColumn: "ID"}, 1, nil, db},
-		{"injection in set column", accounts, 1, []fence.Column{fence.Set("balance = 0 WHERE 1=1; --", 1)}, db},
-		{"empty set column", accounts, 1, []fence.Column{fence.Set("", 1)}, db},
-		{"set writes fence", accounts, 1, []fence.Column{fence.Set("Fence", 1)}, db},
-		{"set writes id", accounts, 1, []fence.Column{fence.Set("id", "b")}, db},
-		{"column twice", accounts, 1, []fence.Column{fence.Set("balance", 1), fence.Set("BALANCE", 2)}, db},
-		{"zero fence", accounts, 0, nil, db},
-		{"negative fence", accounts, -5, nil, db},
-		{"nil db", accounts, 1, nil, nil},
-		{"typed nil *sql.DB", accounts, 1, nil, (*sql.DB)(nil)},
-		{"typed nil *sql.Tx", accounts, 1, nil, (*sql.Tx)(nil)},
+		{"injection in table", tbl("accounts; DROP TABLE history; --", "id", "fence", ""), g, nil, db},
+		{"space in table", tbl("acc ounts", "id", "fence", ""), g, nil, db},
+		{"empty table", tbl("", "id", "fence", ""), g, nil, db},
+		{"two dots", tbl("a.b.c", "id", "fence", ""), g, nil, db},
+		{"empty schema", tbl(".accounts", "id", "fence", ""), g, nil, db},
+		{"quoted table", tbl(`"accounts"`, "id", "fence", ""), g, nil, db},
+		{"backtick", tbl("`accounts`", "id", "fence", ""), g, nil, db},
+		{"leading digit", tbl("1accounts", "id", "fence", ""), g, nil, db},
+		{"non-ASCII", tbl("comptés", "id", "fence", ""), g, nil, db},
+		{"too long", tbl(strings.Repeat("a", 64), "id", "fence", ""), g, nil, db},
+		{"dot in id column", tbl("accounts", "accounts.id", "fence", ""), g, nil, db},
+		{"comment in fence column", tbl("accounts", "id", "fence--", ""), g, nil, db},
+		{"quote in token column", tbl("accounts", "id", "fence", "token'"), g, nil, db},
+		{"fence column is id column", tbl("accounts", "id", "ID", ""), g, nil, db},
+		{"token column is fence column", tbl("accounts", "id", "fence", "Fence"), g, nil, db},
+		{"injection in set column", accounts, g, []fence.Column{fence.Set("balance = 0 WHERE 1=1; --", 1)}, db},
+		{"empty set column", accounts, g, []fence.Column{fence.Set("", 1)}, db},
+		{"set writes fence", accounts, g, []fence.Column{fence.Set("Fence", 1)}, db},
+		{"set writes id", accounts, g, []fence.Column{fence.Set("id", "b")}, db},
+		{"set writes token", accounts, g, []fence.Column{fence.Set("token", "forged")}, db},
+		{"column twice", accounts, g, []fence.Column{fence.Set("balance", 1), fence.Set("BALANCE", 2)}, db},
+		{"zero fence", accounts, fence.Of(0, "g"), nil, db},
+		{"negative fence", accounts, fence.Of(-5, "g"), nil, db},
+		{"empty token with a token column", accounts, fence.Of(1, ""), nil, db},
+		{"nil grant", accounts, nil, nil, db},
+		{"typed nil grant", accounts, (*nilLease)(nil), nil, db},
+		{"nil db", accounts, g, nil, nil},
+		{"typed nil *sql.DB", accounts, g, nil, (*sql.DB)(nil)},
+		{"typed nil *sql.Tx", accounts, g, nil, (*sql.Tx)(nil)},
 	}
 	for _, b := range bad {
 		for op, call := range map[string]func() (bool, error){
-			"Update": func() (bool, error) { return b.table.Update(ctx, b.db, "a", b.f, b.set...) },
-			"Upsert": func() (bool, error) { return b.table.Upsert(ctx, b.db, "a", b.f, b.set...) },
+			"Update": func() (bool, error) { return b.table.Update(ctx, b.db, "a", b.g, b.set...) },
+			"Upsert": func() (bool, error) { return b.table.Upsert(ctx, b.db, "a", b.g, b.set...) },
 		} {
 			ok, err := call()
 			if ok || !errors.Is(err, fence.ErrInvalid) {
@@ -330,33 +387,36 @@ func TestBadInputRejected(t *testing.T) {
 		t.Fatalf("history table: %v", err)
 	}
 	if r := readRow(t, db, "a"); r.fence.Valid || r.balance != 0 {
-		t.Fatalf("row changed by rejected calls: %+v", r)
+		t.Fatalf("row changed by refused calls: %+v", r)
 	}
-	if err := accounts.Validate(); err != nil {
-		t.Fatalf("Validate on a good table: %v", err)
+	for _, tb := range []fence.Table{accounts, strict} {
+		if err := tb.Validate(); err != nil {
+			t.Fatalf("Validate(%+v): %v", tb, err)
+		}
 	}
 }
 
 func TestDatabaseErrorsSurface(t *testing.T) {
 	db := openDB(t)
 	missing := fence.Table{Name: "no_such_table", IDColumn: "id", FenceColumn: "fence"}
-	ok, err := missing.Update(testCtx(t), db, "a", 1)
+	ok, err := missing.Update(testCtx(t), db, "a", fence.Of(1, "g"))
 	if ok || err == nil || errors.Is(err, fence.ErrInvalid) {
 		t.Fatalf("Update on a missing table: %v, %v; want the database's error", ok, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	ok, err = accounts.Update(ctx, db, "a", 1)
+	ok, err = accounts.Update(ctx, db, "a", fence.Of(1, "g"))
 	if ok || !errors.Is(err, context.Canceled) {
 		t.Fatalf("Update with a cancelled ctx: %v, %v; want context.Canceled", ok, err)
 	}
 }
 
-// TestConcurrentWriters races writers with random fences on one row. Each
-// write runs in a transaction that also appends the fence to a history when
-// the fenced update was accepted, so the history is in commit order. A
-// correct fence check gives a non-decreasing history ending at the highest
-// fence anyone tried.
+// TestConcurrentWriters races writers with random fences on one row, each
+// write its own grant (so equal fences come from different grants, as after
+// a counter loss). Each write runs in a transaction that also appends the
+// grant to a history when the fenced update was accepted, so the history is
+// in commit order. A correct check gives a non-decreasing history in which
+// no fence appears twice, ending at the highest fence anyone tried.
 func TestConcurrentWriters(t *testing.T) {
 	db := openDB(t)
 	ctx := testCtx(t)
@@ -378,7 +438,7 @@ func TestConcurrentWriters(t *testing.T) {
 				mu.Lock()
 				maxTried = max(maxTried, f)
 				mu.Unlock()
-				ok, err := fencedTx(ctx, db, f, int64(w*1000+i))
+				ok, err := fencedTx(ctx, db, fence.Of(f, fmt.Sprint(w, "-", i)), int64(w*1000+i))
 				if err != nil {
 					errs <- err
 					return
@@ -416,8 +476,8 @@ func TestConcurrentWriters(t *testing.T) {
 		t.Fatalf("history has %d writes, writers saw %d accepted", len(history), accepted)
 	}
 	for i := 1; i < len(history); i++ {
-		if history[i] < history[i-1] {
-			t.Fatalf("write with fence %d accepted after fence %d (history %v)", history[i], history[i-1], history)
+		if history[i] <= history[i-1] {
+			t.Fatalf("write with fence %d accepted after fence %d from another grant (history %v)", history[i], history[i-1], history)
 		}
 	}
 	if r := readRow(t, db, "hot"); r.fence.Int64 != maxTried || history[len(history)-1] != maxTried {
@@ -426,17 +486,17 @@ func TestConcurrentWriters(t *testing.T) {
 	t.Logf("%d of %d writes accepted", accepted, writers*writes)
 }
 
-func fencedTx(ctx context.Context, db *sql.DB, f, balance int64) (bool, error) {
+func fencedTx(ctx context.Context, db *sql.DB, g fence.Grant, balance int64) (bool, error) {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, err
 	}
 	defer func() { _ = tx.Rollback() }()
-	ok, err := accounts.Update(ctx, tx, "hot", f, fence.Set("balance", balance))
+	ok, err := accounts.Update(ctx, tx, "hot", g, fence.Set("balance", balance))
 	if err != nil || !ok {
 		return false, err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO history (fence) VALUES (?)`, f); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO history (fence, token) VALUES (?, ?)`, g.Fence(), g.Token()); err != nil {
 		return false, err
 	}
 	return true, tx.Commit()
@@ -453,7 +513,7 @@ func TestConcurrentUpserts(t *testing.T) {
 	for w := range writers {
 		wg.Go(func() {
 			f := int64(w + 1)
-			if _, err := accounts.Upsert(ctx, db, "new", f, fence.Set("balance", f*10)); err != nil {
+			if _, err := accounts.Upsert(ctx, db, "new", fence.Of(f, fmt.Sprint("g", f)), fence.Set("balance", f*10)); err != nil {
 				errs <- err
 			}
 		})
@@ -473,7 +533,7 @@ func BenchmarkUpdate(b *testing.B) {
 	mustInsert(b, db, "a")
 	ctx := context.Background()
 	for i := 0; b.Loop(); i++ {
-		if _, err := accounts.Update(ctx, db, "a", int64(i+1), fence.Set("balance", i)); err != nil {
+		if _, err := accounts.Update(ctx, db, "a", fence.Of(int64(i+1), "bench"), fence.Set("balance", i)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -489,5 +549,42 @@ func BenchmarkPlainUpdate(b *testing.B) {
 		if _, err := db.ExecContext(ctx, `UPDATE accounts SET balance = ? WHERE id = ?`, i, "a"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestDuplicateFenceRace: grants that share a fence race to create and
+// write one row; exactly one wins, and only it may write again.
+func TestDuplicateFenceRace(t *testing.T) {
+	db := openDB(t)
+	ctx := testCtx(t)
+	const writers = 12
+	var wg sync.WaitGroup
+	wins := make(chan string, writers)
+	for w := range writers {
+		wg.Go(func() {
+			tok := fmt.Sprint("grant-", w)
+			ok, err := accounts.Upsert(ctx, db, "dup", fence.Of(7, tok), fence.Set("owner", tok))
+			if err != nil {
+				t.Error(err)
+			}
+			if ok {
+				wins <- tok
+			}
+		})
+	}
+	wg.Wait()
+	close(wins)
+	var won []string
+	for tok := range wins {
+		won = append(won, tok)
+	}
+	if len(won) != 1 {
+		t.Fatalf("%d grants with fence 7 wrote (%v), want exactly 1", len(won), won)
+	}
+	if r := readRow(t, db, "dup"); r.owner.String != won[0] || r.token.String != won[0] {
+		t.Fatalf("row %+v, written by %q", r, won[0])
+	}
+	if !update(t, db, "dup", 7, won[0], 1) {
+		t.Fatal("the winning grant could not write again")
 	}
 }
