@@ -12,8 +12,10 @@
 // late write. safelock gives every lease a fence (Lease.Fence) that is
 // strictly greater than the fence of every earlier lease on the same key.
 // The resource remembers the highest fence it has accepted and refuses
-// writes that carry a lower one. After holder B (fence 34) has written,
-// holder A (fence 33) can no longer write, however late it wakes up.
+// writes that carry a lower one (or an equal one from another grant: see
+// Equal fences). After holder B (fence 34) has written, holder A (fence 33)
+// can no longer write, however late it wakes up. Every helper takes the
+// writer's Grant: pass the *safelock.Lease, or Of(fence, token).
 //
 // # What it does not protect
 //
@@ -55,16 +57,18 @@
 //
 // # SQL
 //
-// Table names the table, its id column and its fence column; the names are
-// validated as plain identifiers before they go into the statement, and
-// every value goes as an argument. Update is a portable UPDATE ... WHERE id
-// = ? AND (fence < ? OR (fence = ? AND token = ?)); Upsert adds
-// insert-if-absent with INSERT ... ON CONFLICT (SQLite, PostgreSQL). Both take a *sql.DB, *sql.Tx or *sql.Conn
-// and report whether the row was written, from the rows-affected count, in
-// one statement. Building the statement from names, rather than checking a
-// statement the caller wrote, keeps the fence condition impossible to get
-// wrong or leave out; callers that need more (joins, expressions) can copy
-// the WHERE clause shown on Update.
+// Table names the table, its id, fence and (optional) token columns; the
+// names are validated as plain identifiers before they go into the
+// statement, and every value goes as an argument. Update is a portable
+// UPDATE ... WHERE id = ? AND (fence < ? OR (fence = ? AND token = ?));
+// Upsert adds insert-if-absent with INSERT ... ON CONFLICT (SQLite,
+// PostgreSQL). Both take a *sql.DB, *sql.Tx or *sql.Conn, so the fenced
+// write can be part of the caller's transaction, and report whether the row
+// was written, from the rows-affected count of that one statement.
+// Building the statement from names, rather than checking a statement the
+// caller wrote, keeps the fence condition impossible to get wrong or leave
+// out; callers that need more (joins, expressions) can copy the WHERE
+// clause shown on Update.
 //
 // # Redis
 //
