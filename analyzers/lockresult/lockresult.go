@@ -129,15 +129,16 @@ func (r *runner) acquireOp(fd *ast.FuncDecl, call *ast.CallExpr) *lifecycle.Op {
 }
 
 // lockLike reports whether an NX acquire takes a lock rather than
-// writing a set-once value: the key is released or renewed, its name says
-// lock or mutex, or the enclosing function is named like a lock.
+// writing a set-once value (a cache fill, a flag, a one-time code): its
+// key or function is named like a lock, the key is released with an owner
+// check, the lock API takes the key as a parameter (Lock/Unlock methods),
+// or the same function deletes the key after taking it.
 func lockLike(op *lifecycle.Op, fd *ast.FuncDecl) bool {
-	if l := op.Lock(); l != nil && (l.Has(lifecycle.Delete) || l.Has(lifecycle.Expire)) {
-		return true
-	}
 	key := strings.ToLower(op.Key.String())
-	if strings.Contains(key, "lock") || strings.Contains(key, "mutex") {
-		return true
+	for _, w := range []string{"lock", "mutex", "mtx"} {
+		if strings.Contains(key, w) {
+			return true
+		}
 	}
 	name := strings.ToLower(fd.Name.Name)
 	for _, w := range []string{"lock", "acquire", "mutex", "obtain"} {
@@ -145,7 +146,28 @@ func lockLike(op *lifecycle.Op, fd *ast.FuncDecl) bool {
 			return true
 		}
 	}
+	l := op.Lock()
+	if l == nil {
+		return false
+	}
+	if l.ByParam {
+		return true
+	}
+	for _, o := range l.Ops {
+		switch {
+		case (o.Kind == lifecycle.Delete || o.Kind == lifecycle.Expire) && o.Checked:
+			return true
+		case o.Kind == lifecycle.Delete && isDel(o) && o.In.Decl == fd && o.Pos() > op.Pos():
+			return true
+		}
+	}
 	return false
+}
+
+// isDel reports whether a delete is a plain DEL or UNLINK (not GETDEL,
+// which reads the value it removes).
+func isDel(o *lifecycle.Op) bool {
+	return o.Command == "DEL" || o.Command == "UNLINK"
 }
 
 func (r *runner) check(file *ast.File, fd *ast.FuncDecl, a *acquire, op *lifecycle.Op) {
@@ -277,7 +299,7 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 			seenRel[rel] = true
 			rels = append(rels, analysis.Diagnostic{
 				Pos: rel.Pos(), End: rel.End(),
-				Message: fmt.Sprintf("this release of %s also runs when the acquire failed (%s): it deletes or extends the lock another owner holds; stop on failure before releasing, or use %s",
+				Message: fmt.Sprintf("this release of %s also runs when the acquire failed (%s): it deletes the lock another owner holds; stop on failure before releasing, or use %s",
 					r.keyText(op), fixes.Source(r.pass, cond), instead),
 				Related: []analysis.RelatedInformation{
 					{Pos: cond.Pos(), End: cond.End(), Message: "the acquire failed here"},
@@ -331,14 +353,15 @@ func changesState(body *ast.BlockStmt) bool {
 	return found
 }
 
-// releases lists the unchecked releases and renewals of the same lock in fd.
+// releases lists the unchecked DELs of the same lock in fd. (An EXPIRE on
+// the failure path may be deliberate: repairing a lock left without TTL.)
 func (r *runner) releases(fd *ast.FuncDecl, op *lifecycle.Op) []*lifecycle.Op {
 	if op == nil || op.Lock() == nil {
 		return nil
 	}
 	var out []*lifecycle.Op
 	for _, o := range r.res.Funcs[fd] {
-		if o.Lock() == op.Lock() && (o.Kind == lifecycle.Delete || o.Kind == lifecycle.Expire) && !o.Checked && o.Call != nil {
+		if o.Lock() == op.Lock() && o.Kind == lifecycle.Delete && isDel(o) && !o.Checked && o.Call != nil {
 			out = append(out, o)
 		}
 	}

@@ -107,7 +107,7 @@ func releaseOnFailure(ctx context.Context, key, token string) error {
 	if ok {
 		process()
 	}
-	rdb.Del(ctx, key) // want `this release of key also runs when the acquire failed \(ok\): it deletes or extends the lock another owner holds`
+	rdb.Del(ctx, key) // want `this release of key also runs when the acquire failed \(ok\): it deletes the lock another owner holds`
 	return nil
 }
 

@@ -252,3 +252,39 @@ func rueidisOK(ctx context.Context, c rueidis.Client, key, token string) error {
 	process()
 	return nil
 }
+
+// Set-once values, not locks: a cache filled with SETNX and a sliding
+// expiry, a feature flag cleared elsewhere, a one-time code read back
+// with GETDEL.
+func cacheFill(ctx context.Context, id, data string) {
+	rdb.SetNX(ctx, "cache:"+id, data, time.Hour)
+}
+
+func cacheGet(ctx context.Context, id string) string {
+	v := rdb.Get(ctx, "cache:"+id).Val()
+	rdb.Expire(ctx, "cache:"+id, time.Hour)
+	return v
+}
+
+func flagOn(ctx context.Context, name string) {
+	rdb.SetNX(ctx, "flag:"+name, "1", 0)
+}
+
+func flagOff(ctx context.Context, name string) {
+	rdb.Del(ctx, "flag:"+name)
+}
+
+func otp(ctx context.Context, user, code string) bool {
+	rdb.SetNX(ctx, "otp:"+user, code, 5*time.Minute)
+	return rdb.GetDel(ctx, "otp:"+user).Val() == code
+}
+
+// A lock left without a TTL is repaired when the acquire fails: the
+// EXPIRE on the failure path is deliberate.
+func repair(ctx context.Context, key, token string) bool {
+	if rdb.SetNX(ctx, key, token, time.Minute).Val() {
+		return true
+	}
+	rdb.Expire(ctx, key, time.Minute)
+	return false
+}
