@@ -70,7 +70,7 @@ func DefaultConfig() Config {
 		Ops:              500,
 		Clients:          8,
 		Keys:             1,
-		Duration:         150 * time.Millisecond,
+		Duration:         100 * time.Millisecond,
 		TTL:              5 * time.Second,
 		Hold:             time.Millisecond,
 		HoldDist:         "fixed",
@@ -78,7 +78,7 @@ func DefaultConfig() Config {
 		SetClients:       50,
 		SetDuration:      250 * time.Millisecond,
 		WatchdogTTL:      30 * time.Millisecond,
-		WatchdogDuration: 200 * time.Millisecond,
+		WatchdogDuration: 120 * time.Millisecond,
 		SafetyClients:    4,
 		SafetyTTL:        20 * time.Millisecond,
 		SafetyPause:      60 * time.Millisecond,
@@ -219,7 +219,7 @@ func Run(ctx context.Context, t *Target, impls []Factory, cfg Config, prog Progr
 		r.total += len(lockers) * (len(cfg.Sweep) + 1)
 	}
 	if cfg.has(WorkSafety) {
-		r.total += len(lockers) + 1
+		r.total += 2
 	}
 
 	var err error

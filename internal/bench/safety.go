@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -15,33 +16,46 @@ const pauseChance = 0.25
 
 // safety runs the pause-past-TTL scenario for every implementation that
 // can take part, without a fence check at the resource, and again with the
-// fence enforced for every implementation that issues fencing tokens.
+// fence enforced for every implementation that issues fencing tokens. The
+// scenarios run at the same time, on their own keys: they mostly sleep, and
+// what they measure is correctness, not speed.
 func (r *runner) safety(ctx context.Context, rep *Report, lockers []Locker) error {
 	r.progress("safety: probing fencing tokens")
+	type scenario struct {
+		l                Locker
+		useFence, fenced bool
+	}
+	var scenarios []scenario
 	for _, l := range lockers {
 		if s, ok := l.(SelfRenewing); ok && s.SelfRenewing() {
 			rep.Skipped = append(rep.Skipped, Skip{Impl: l.Name(), Reason: "safety: its watchdog renews from a background goroutine, which the simulated pause (one sleeping goroutine) does not stop; a real process pause would stop it too"})
-			r.progress("safety: " + l.Name() + " skipped")
 			continue
 		}
 		fences, err := issuesFences(ctx, l, r.key(l.Name(), "probe"))
 		if err != nil {
 			return err
 		}
-		r.progress("safety: " + l.Name())
-		res, err := r.safetyRun(ctx, l, fences, false)
-		if err != nil {
-			return err
-		}
-		rep.Safety = append(rep.Safety, res)
+		scenarios = append(scenarios, scenario{l, fences, false})
 		if fences {
-			res, err := r.safetyRun(ctx, l, true, true)
-			if err != nil {
-				return err
-			}
-			rep.Safety = append(rep.Safety, res)
+			scenarios = append(scenarios, scenario{l, true, true})
 		}
 	}
+	r.progress(fmt.Sprintf("safety: %d scenarios at once", len(scenarios)))
+	results := make([]*SafetyRes, len(scenarios))
+	errs := make([]error, len(scenarios))
+	var wg sync.WaitGroup
+	for i, sc := range scenarios {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = r.safetyRun(ctx, sc.l, sc.useFence, sc.fenced)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	rep.Safety = append(rep.Safety, results...)
 	return nil
 }
 
