@@ -1,0 +1,26 @@
+package luascript
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestTTLArgs(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want map[int]string
+	}{
+		{`return redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2])`, map[int]string{2: "PX"}},
+		{`local ttl = tonumber(ARGV[2])
+		  if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ttl) end`, map[int]string{2: "PEXPIRE"}},
+		{`redis.call('set', KEYS[1], ARGV[1], 'ex', tonumber(ARGV[3]), 'nx')`, map[int]string{3: "EX"}},
+		{`local ms = ARGV[2] * 1000
+		  redis.call("PEXPIRE", KEYS[1], ms)`, map[int]string{}},
+		{`redis.call("EXPIRE", KEYS[1], ARGV[2]); redis.call("PEXPIRE", KEYS[2], ARGV[2])`, map[int]string{}},
+		{`redis.call("EXPIRE", KEYS[1], ARGV[2] * 2)`, map[int]string{}},
+	} {
+		if got := Parse(tc.src).TTLArgs(); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("TTLArgs(%q) = %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}
