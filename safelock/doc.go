@@ -57,7 +57,9 @@
 // # Fairness
 //
 // Without options, a lock is not fair: the client that just released often
-// takes it again, and every release wakes every waiter. With
+// takes it again, and a release wakes one waiter in every Locker that has
+// waiters on the key (in each, the longest waiting), so separate processes
+// still race for it. With
 // [WithFairness], Acquire joins a FIFO queue in Redis (two sorted sets in
 // the key's slot, keyed by arrival time and by expiry), the lock passes only
 // to the head of the queue, and a release wakes only that waiter. A waiter

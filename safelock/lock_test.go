@@ -728,3 +728,99 @@ func TestReplicated(t *testing.T) {
 		t.Fatal("lock left behind after ErrReplicaAck")
 	}
 }
+
+type waiterID struct{}
+
+// attempts counts acquire scripts sent per waiter (the ctx value waiterID).
+type attempts struct {
+	mu sync.Mutex
+	n  map[int]int
+}
+
+func (a *attempts) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (a *attempts) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+func (a *attempts) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if args := cmd.Args(); len(args) > 1 && (args[1] == acquireScript.Hash() || args[1] == AcquireScript) {
+			if id, ok := ctx.Value(waiterID{}).(int); ok {
+				a.mu.Lock()
+				a.n[id]++
+				a.mu.Unlock()
+			}
+		}
+		return next(ctx, cmd)
+	}
+}
+
+// TestWakeOne: a release wakes one waiter of a Locker, the longest
+// waiting, not all of them; the others do not retry (their backoff is an
+// hour), so each waiter sends at most three attempts: its first, one right
+// after subscribing, and the one that wins.
+func TestWakeOne(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Client()
+	a := &attempts{n: map[int]int{}}
+	c.AddHook(a)
+	l := New(c, WithBackoff(time.Hour, time.Hour))
+	defer func() { _ = l.Close() }()
+	ctx := testCtx(t)
+	h, err := New(srv.Client()).TryAcquire(ctx, "one", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 6
+	order := make(chan int, n)
+	errc := make(chan error, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			wctx := context.WithValue(ctx, waiterID{}, i)
+			lease, err := l.Acquire(wctx, "one", time.Minute)
+			if err == nil {
+				order <- i
+				err = lease.Release(ctx)
+			}
+			errc <- err
+		}()
+		waitWaiters(t, l, "safelock:released:one", i+1)
+	}
+	if err := h.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+		if got := <-order; got != i {
+			t.Errorf("grant %d went to waiter %d, want the longest waiting", i, got)
+		}
+	}
+	for i := 0; i < n; i++ {
+		if a.n[i] > 3 {
+			t.Errorf("waiter %d sent %d acquire attempts, want at most 3", i, a.n[i])
+		}
+	}
+}
+
+// waitWaiters waits until a Locker has n waiters registered on channel.
+func waitWaiters(t testing.TB, l *Locker, channel string, n int) {
+	t.Helper()
+	ctx := testCtx(t)
+	for {
+		l.notify.mu.Lock()
+		got := 0
+		if ch := l.notify.channels[channel]; ch != nil {
+			got = len(ch.waiters)
+		}
+		l.notify.mu.Unlock()
+		if got >= n {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%d of %d waiters registered", got, n)
+		case <-time.After(time.Millisecond):
+		}
+	}
+}

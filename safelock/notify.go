@@ -25,6 +25,7 @@ type notifier struct {
 	readerDone chan struct{}
 	closed     bool
 	channels   map[string]*channel
+	seq        uint64
 }
 
 type channel struct {
@@ -35,7 +36,8 @@ type channel struct {
 
 type waiter struct {
 	name  string
-	token string // fair waiters only wake for their own token or ""
+	token string // fair waiters wake only for their own token
+	seq   uint64 // order of arrival, for waking the longest waiter first
 	wake  chan struct{}
 	since time.Time // when the subscription became active (zero: not known to be)
 }
@@ -73,7 +75,8 @@ func (n *notifier) subscribe(ctx context.Context, name, token string, fair bool)
 		}
 		n.channels[name] = ch
 	}
-	w := &waiter{name: name, wake: make(chan struct{}, 1)}
+	n.seq++
+	w := &waiter{name: name, seq: n.seq, wake: make(chan struct{}, 1)}
 	if fair {
 		w.token = token
 	}
@@ -105,6 +108,11 @@ func (n *notifier) unsubscribe(w *waiter) {
 		return
 	}
 	delete(ch.waiters, w)
+	select {
+	case <-w.wake: // a wake-up this waiter did not use: pass it on
+		ch.wakeOne("")
+	default:
+	}
 	if len(n.channels) <= maxIdleChannels || n.ps == nil {
 		return
 	}
@@ -144,17 +152,35 @@ func (n *notifier) read(ps *redis.PubSub, done chan struct{}) {
 			}
 		case *redis.Message:
 			if ch := n.channels[m.Channel]; ch != nil {
-				for w := range ch.waiters {
-					if w.token == "" || m.Payload == "" || m.Payload == w.token {
-						select {
-						case w.wake <- struct{}{}:
-						default:
-						}
-					}
-				}
+				ch.wakeOne(m.Payload)
 			}
 		}
 		n.mu.Unlock()
+	}
+}
+
+// wakeOne wakes the waiter a release message is for: the one whose token
+// it names (a fair lock's head of queue), or else the longest waiter that
+// has no wake-up pending. Only one waiter per process retries per release;
+// the others keep sleeping, so a busy key does not cost one command per
+// waiter per release. A waiter that leaves with its wake-up unused passes
+// it on.
+func (ch *channel) wakeOne(payload string) {
+	var pick *waiter
+	for w := range ch.waiters {
+		if payload != "" && w.token == payload {
+			pick = w
+			break
+		}
+		if len(w.wake) == 0 && (pick == nil || w.seq < pick.seq) && (w.token == "" || payload == "") {
+			pick = w
+		}
+	}
+	if pick != nil {
+		select {
+		case pick.wake <- struct{}{}:
+		default:
+		}
 	}
 }
 
