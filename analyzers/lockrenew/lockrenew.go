@@ -4,7 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
-	"strings"
+	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -87,11 +87,11 @@ func decides(pass *analysis.Pass, l *lifecycle.Lock) *lifecycle.Op {
 	return nil
 }
 
-// keyName names the lock key for messages: the key expression as written
+// keyName names the lock key for messages: the key expression
 // at the renewal when it is there, else the lifecycle's rendering.
 func keyName(pass *analysis.Pass, l *lifecycle.Lock, op *lifecycle.Op) string {
 	if op.KeyExpr != nil {
-		if src := fixes.Source(pass, op.KeyExpr); src != "" && len(src) <= 60 && !strings.Contains(src, "\n") {
+		if src := types.ExprString(op.KeyExpr); len(src) <= 60 {
 			return src
 		}
 	}

@@ -4,7 +4,9 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/types"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -53,7 +55,7 @@ func (f *weakFact) String() string {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
-	if len(res.Ops) == 0 && !importsMathRand(pass.Pkg) {
+	if len(res.Ops) == 0 && (!importsMathRand(pass.Pkg) || standard(pass)) {
 		return nil, nil // no Redis here, and no token helper worth a fact
 	}
 	t := newTracer(pass, res)
@@ -166,7 +168,7 @@ func besideAcquire(l *lifecycle.Lock, op *lifecycle.Op) bool {
 
 func keyName(pass *analysis.Pass, l *lifecycle.Lock, acq *lifecycle.Op) string {
 	if acq.KeyExpr != nil {
-		if src := fixes.Source(pass, acq.KeyExpr); src != "" && len(src) <= 60 && !strings.Contains(src, "\n") {
+		if src := types.ExprString(acq.KeyExpr); len(src) <= 60 {
 			return src
 		}
 	}
@@ -347,6 +349,16 @@ func valueType(t types.Type) bool {
 		return ok && (b.Kind() == types.Byte || b.Kind() == types.Rune)
 	}
 	return false
+}
+
+// standard reports whether the package is part of the Go distribution,
+// whose packages make no lock tokens.
+func standard(pass *analysis.Pass) bool {
+	if len(pass.Files) == 0 {
+		return false
+	}
+	name := pass.Fset.File(pass.Files[0].Pos()).Name()
+	return strings.HasPrefix(name, filepath.Join(build.Default.GOROOT, "src")+string(filepath.Separator))
 }
 
 func importsMathRand(pkg *types.Package) bool {

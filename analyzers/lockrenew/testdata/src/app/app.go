@@ -21,7 +21,7 @@ func (s *Service) Run(ctx context.Context, id string) {
 	}
 	go func() {
 		for range time.Tick(20 * time.Second) {
-			lockutil.Touch(ctx, s.rdb, "lock:order:"+id, time.Minute) // want `lock "lock:order:"\+id is renewed with EXPIRE \(in lockutil.Touch at lockutil.go:17\) without checking`
+			lockutil.Touch(ctx, s.rdb, "lock:order:"+id, time.Minute) // want `lock "lock:order:" \+ id is renewed with EXPIRE \(in lockutil.Touch at lockutil.go:17\) without checking`
 		}
 	}()
 }

@@ -41,7 +41,7 @@ func v7Watchdog(c redisv7.UniversalClient, job string, stop <-chan struct{}) {
 			case <-stop:
 				return
 			case <-time.After(ttl / 2):
-				c.PExpire("job:"+job, ttl) // want `lock "job:"\+job is renewed with PEXPIRE without checking`
+				c.PExpire("job:"+job, ttl) // want `lock "job:" \+ job is renewed with PEXPIRE without checking`
 			}
 		}
 	}()

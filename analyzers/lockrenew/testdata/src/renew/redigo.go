@@ -41,7 +41,7 @@ func (l *redigoLock) Lock() bool {
 func (l *redigoLock) Extend() error {
 	conn := l.pool.Get()
 	defer conn.Close()
-	_, err := conn.Do("PEXPIRE", "lock:"+l.name, 30000) // want `lock "lock:"\+l.name is renewed with PEXPIRE without checking`
+	_, err := conn.Do("PEXPIRE", "lock:"+l.name, 30000) // want `lock "lock:" \+ l.name is renewed with PEXPIRE without checking`
 	return err
 }
 
@@ -49,7 +49,7 @@ func (l *redigoLock) Extend() error {
 func (l *redigoLock) ExtendXX() error {
 	conn := l.pool.Get()
 	defer conn.Close()
-	_, err := conn.Do("SET", "lock:"+l.name, l.value, "XX", "PX", 30000) // want `lock "lock:"\+l.name is renewed with SET XX, which overwrites the key whoever holds it`
+	_, err := conn.Do("SET", "lock:"+l.name, l.value, "XX", "PX", 30000) // want `lock "lock:" \+ l.name is renewed with SET XX, which overwrites the key whoever holds it`
 	return err
 }
 

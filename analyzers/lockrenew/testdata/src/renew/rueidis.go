@@ -24,7 +24,7 @@ func rueidisExpire(ctx context.Context, c rueidis.Client, job string) {
 	if c.Do(ctx, c.B().Set().Key("job:"+job).Value(token).Nx().Px(ttl).Build()).Error() != nil {
 		panic("lock busy")
 	}
-	go c.Do(ctx, c.B().Expire().Key("job:"+job).Seconds(10).Build()) // want `lock "job:"\+job is renewed with EXPIRE without checking`
+	go c.Do(ctx, c.B().Expire().Key("job:"+job).Seconds(10).Build()) // want `lock "job:" \+ job is renewed with EXPIRE without checking`
 }
 
 //go:embed extend.lua

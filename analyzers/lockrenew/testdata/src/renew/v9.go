@@ -46,7 +46,7 @@ func withWatchdog(ctx context.Context, id string) {
 		t := time.NewTicker(ttl / 3)
 		defer t.Stop()
 		for range t.C {
-			if err := rdb.PExpire(ctx, "lock:"+id, ttl).Err(); err != nil { // want `lock "lock:"\+id is renewed with PEXPIRE without checking`
+			if err := rdb.PExpire(ctx, "lock:"+id, ttl).Err(); err != nil { // want `lock "lock:" \+ id is renewed with PEXPIRE without checking`
 				return
 			}
 		}

@@ -15,21 +15,21 @@ type Service struct {
 }
 
 func (s *Service) Run(ctx context.Context, id string) {
-	if !lockutil.Acquire(ctx, s.rdb, "lock:order:"+id, tokens.RandString(16), time.Minute) { // want `lock "lock:order:"\+id stores math/rand output as its value`
+	if !lockutil.Acquire(ctx, s.rdb, "lock:order:"+id, tokens.RandString(16), time.Minute) { // want `lock "lock:order:" \+ id stores math/rand output as its value`
 		return
 	}
 	defer lockutil.Release(ctx, s.rdb, "lock:order:"+id)
 }
 
 func (s *Service) RunNamed(ctx context.Context, id string) {
-	if !lockutil.Acquire(ctx, s.rdb, "lock:named:"+id, lockutil.Owner(), time.Minute) { // want `lock "lock:named:"\+id stores the constant "worker" as its value`
+	if !lockutil.Acquire(ctx, s.rdb, "lock:named:"+id, lockutil.Owner(), time.Minute) { // want `lock "lock:named:" \+ id stores the constant "worker" as its value`
 		return
 	}
 	defer lockutil.Release(ctx, s.rdb, "lock:named:"+id)
 }
 
 func (s *Service) RunConst(ctx context.Context, id string) {
-	if !lockutil.Acquire(ctx, s.rdb, "lock:const:"+id, "1", time.Minute) { // want `lock "lock:const:"\+id stores the constant "1" as its value`
+	if !lockutil.Acquire(ctx, s.rdb, "lock:const:"+id, "1", time.Minute) { // want `lock "lock:const:" \+ id stores the constant "1" as its value`
 		return
 	}
 	defer lockutil.Release(ctx, s.rdb, "lock:const:"+id)

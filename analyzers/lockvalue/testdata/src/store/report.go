@@ -8,7 +8,7 @@ import (
 var started = time.Now()
 
 func Report(ctx context.Context, s Store, day string) {
-	if !s.Acquire(ctx, "report:"+day, "1", time.Minute) { // want `lock "report:"\+day stores the constant "1" as its value`
+	if !s.Acquire(ctx, "report:"+day, "1", time.Minute) { // want `lock "report:" \+ day stores the constant "1" as its value`
 		return
 	}
 	defer s.Release(ctx, "report:"+day)

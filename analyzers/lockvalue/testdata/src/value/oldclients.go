@@ -12,7 +12,7 @@ import (
 )
 
 func v8Lock(ctx context.Context, c *redisv8.Client, job string) {
-	if c.SetNX(ctx, "job:"+job, "running", time.Minute).Val() { // want `lock "job:"\+job stores the constant "running" as its value`
+	if c.SetNX(ctx, "job:"+job, "running", time.Minute).Val() { // want `lock "job:" \+ job stores the constant "running" as its value`
 		defer c.Del(ctx, "job:"+job)
 	}
 }

@@ -23,7 +23,7 @@ const ttl = 10 * time.Second
 const lockedValue = "locked"
 
 func constantOne(ctx context.Context, id string) {
-	if !rdb.SetNX(ctx, "lock:"+id, "1", ttl).Val() { // want `lock "lock:"\+id stores the constant "1" as its value, which cannot tell one holder from another: every holder stores the same value.*safelock.NewToken\(\)`
+	if !rdb.SetNX(ctx, "lock:"+id, "1", ttl).Val() { // want `lock "lock:" \+ id stores the constant "1" as its value, which cannot tell one holder from another: every holder stores the same value.*safelock.NewToken\(\)`
 		return
 	}
 	defer rdb.Del(ctx, "lock:"+id)
