@@ -32,7 +32,11 @@
 //   - a count multiplied by the wrong unit: time.Duration(ttlMs) *
 //     time.Second;
 //   - Unix times in the wrong unit (UnixMilli() after EXAT, Unix() after
-//     PXAT), a Unix time given as a TTL, a TTL given as a Unix time.
+//     PXAT), a Unix time given as a TTL, a TTL given as a Unix time;
+//   - the same mistakes in the ARGV of a Lua script that passes ARGV[n]
+//     to SET ... PX or PEXPIRE (go-redis Eval and Script.Run, redigo
+//     Script.Do): acquireScript.Run(ctx, rdb, keys, token, ttl) sends ttl
+//     in nanoseconds.
 //
 // It applies to every key with a TTL, not only locks. A unit is known
 // from a type (time.Duration, time.Time), a method (Seconds, Milliseconds,

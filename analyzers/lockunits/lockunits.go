@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -44,6 +45,9 @@ func run(pass *analysis.Pass) (any, error) {
 				if call.Cmd != nil && call.Cmd.TTL != nil {
 					c.check(call.Cmd)
 				}
+				if call.Cmd != nil && call.Cmd.Script != nil && !call.Cmd.Partial {
+					c.script(call.Cmd)
+				}
 			}
 		}
 	}
@@ -66,13 +70,42 @@ func (c *checker) check(cmd *redismodel.Command) {
 	case redismodel.UnitDuration:
 		c.duration(cmd, e, ms)
 	case redismodel.UnitSeconds:
-		c.count(cmd, e, ms, 1e9)
+		c.count(cmd, optName(cmd), e, ms, 1e9)
 	case redismodel.UnitMillis:
-		c.count(cmd, e, ms, 1e6)
+		c.count(cmd, optName(cmd), e, ms, 1e6)
 	case redismodel.UnitUnixSeconds:
-		c.timestamp(cmd, e, ms, 1e9)
+		c.timestamp(cmd, optName(cmd), e, ms, 1e9)
 	case redismodel.UnitUnixMillis:
-		c.timestamp(cmd, e, ms, 1e6)
+		c.timestamp(cmd, optName(cmd), e, ms, 1e6)
+	}
+}
+
+// script checks the ARGV values a Lua script uses as TTLs.
+func (c *checker) script(cmd *redismodel.Command) {
+	ttl := cmd.Script.TTLArgs()
+	ns := make([]int, 0, len(ttl))
+	for n := range ttl {
+		ns = append(ns, n)
+	}
+	sort.Ints(ns)
+	for _, n := range ns {
+		if n > len(cmd.ScriptArgs) {
+			continue
+		}
+		e := cmd.ScriptArgs[n-1]
+		ms := c.m.of(e)
+		word := ttl[n]
+		opt := fmt.Sprintf("%s (ARGV[%d] in the script)", word, n)
+		switch word {
+		case "EX", "EXPIRE", "SETEX":
+			c.count(cmd, opt, e, ms, 1e9)
+		case "PX", "PEXPIRE", "PSETEX":
+			c.count(cmd, opt, e, ms, 1e6)
+		case "EXAT", "EXPIREAT":
+			c.timestamp(cmd, opt, e, ms, 1e9)
+		case "PXAT", "PEXPIREAT":
+			c.timestamp(cmd, opt, e, ms, 1e6)
+		}
 	}
 }
 
@@ -147,9 +180,8 @@ func (c *checker) durationHint(e ast.Expr, ms measure) string {
 }
 
 // count checks a raw integer TTL in units of want nanoseconds.
-func (c *checker) count(cmd *redismodel.Command, e ast.Expr, ms measure, want int64) {
+func (c *checker) count(cmd *redismodel.Command, opt string, e ast.Expr, ms measure, want int64) {
 	src := c.src(e)
-	opt := optName(cmd)
 	if ms.unix {
 		c.pass.Report(analysis.Diagnostic{
 			Pos: e.Pos(), End: e.End(),
@@ -282,12 +314,11 @@ func optionWord(cmd *redismodel.Command) *ast.BasicLit {
 }
 
 // timestamp checks an expiry time in units of want nanoseconds.
-func (c *checker) timestamp(cmd *redismodel.Command, e ast.Expr, ms measure, want int64) {
+func (c *checker) timestamp(cmd *redismodel.Command, opt string, e ast.Expr, ms measure, want int64) {
 	if !ms.known() || ms.byName {
 		return // a name says seconds or milliseconds, not whether it is a time or a span
 	}
 	src := c.src(e)
-	opt := optName(cmd)
 	if !ms.unix {
 		c.pass.Report(analysis.Diagnostic{
 			Pos: e.Pos(), End: e.End(),

@@ -2,6 +2,7 @@ package lockunits
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
@@ -61,6 +62,9 @@ func durationOnWire(cmd *redismodel.Command, opt string, d int64, want int64) st
 // scaled describes a value counted in units of per nanoseconds read as
 // units of want nanoseconds. d is the intended span in nanoseconds, or -1.
 func scaled(opt string, d, per, want int64) string {
+	if f := strings.Fields(opt); len(f) > 0 {
+		opt = f[0] // "PX (ARGV[2] in the script)" → "PX"
+	}
 	if d > 0 && d%per == 0 {
 		sent := d / per
 		meant := time.Duration(d)
