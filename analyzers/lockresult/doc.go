@@ -19,23 +19,34 @@
 //     if !ok { log.Print("busy") } followed by the work, found on the
 //     control-flow graph (if, else, switch on ok or err, errors.Is, nil
 //     checks on the reply or lock);
-//   - a release (DEL, EXPIRE) of the same lock reached on the path where
-//     the acquire failed: it deletes or extends the lock another owner
-//     holds;
+//   - a DEL of the same lock reached on the path where the acquire failed:
+//     it deletes the lock another owner holds;
 //   - lock libraries: the error of safelock Locker.TryAcquire/Acquire,
 //     redsync Mutex.Lock/LockContext/TryLock, bsm/redislock Obtain and
 //     rueidislock WithContext discarded (a lease or lock kept with the error
 //     dropped is accepted when it is checked for nil), or a failure branch
-//     that falls through.
+//     that falls through;
+//   - wrappers: a function that returns an acquire's outcome unchanged
+//     (return l.rdb.SetNX(...).Result(), return l.locker.TryAcquire(...))
+//     gets a fact, and its callers, in any package, are checked as if they
+//     called the acquire. A wrapper that returns only SetNX's Err() loses
+//     the bool and is reported itself.
+//
+// A raw NX acquire counts as a lock when its key or its function is named
+// like one (lock, mutex; Lock, TryLock, acquire, obtain), when the key is
+// released with an owner check, when a Lock/Unlock API takes the key as a
+// parameter, or when the same function deletes the key after taking it.
 //
 // Not reported: go-redis Do and SetArgs with NX, redigo's redis.String
 // around SET NX and rueidis SET NX whose error is checked (a held lock
 // comes back as redis.Nil, ErrNil or rueidis.Nil); ok, _ := SetNX(...)
 // followed by a check of ok (an error also gives false); results returned
-// to the caller or stored; SET NX used as a set-once value (a key never
-// released or renewed, not named lock or mutex, set outside a function
-// named like a lock); a failure branch that sets a flag or an error before
-// falling through.
+// to the caller (see wrappers) or stored in fields; SET NX used as a
+// set-once value (a cache fill, a feature flag, a one-time code read back
+// with GETDEL); a failure branch that sets a flag or an error before
+// falling through, or ends in return, continue, break, panic, os.Exit or
+// log.Fatal; an EXPIRE on the failure path (repairing a lock left without
+// a TTL is deliberate).
 //
 // # Why it matters
 //
