@@ -711,14 +711,20 @@ func TestReliabilityCutInFlight(t *testing.T) {
 		} else {
 			px.proxy.StallReplies()
 		}
+		const limit = 10 * time.Second
+		ctx, cancel := context.WithTimeout(context.Background(), limit)
+		defer cancel()
 		errc := make(chan error, 1)
-		go func() {
-			errc <- bounded(t, 10*time.Second, what, call)
-		}()
+		go func() { errc <- call(ctx) }()
 		waitHeld(t, px.proxy, 1)
 		px.proxy.Cut()
 		px.proxy.Resume()
-		err := <-errc
+		var err error
+		select {
+		case err = <-errc:
+		case <-time.After(limit + hang):
+			t.Fatalf("%s hung after a cut", what)
+		}
 		t.Logf("%s, cut with the %s held: %v", what, map[bool]string{true: "request", false: "reply"}[stallAll], err)
 		return err
 	}
