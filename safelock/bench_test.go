@@ -47,30 +47,32 @@ func BenchmarkUncontended(b *testing.B) {
 // (fewer than a tenth of an equal share) and commands per grant.
 func BenchmarkContended(b *testing.B) {
 	srv := redistest.Start(b)
-	for _, fair := range []bool{false, true} {
-		name := "polling+pubsub"
-		if fair {
-			name = "WithFairness"
-		}
-		b.Run(name, func(b *testing.B) { contend(b, srv, 16, time.Millisecond, fair) })
-	}
+	b.Run("default", func(b *testing.B) { contend(b, srv, 16, time.Millisecond, false, false) })
+	b.Run("WithFairness", func(b *testing.B) { contend(b, srv, 16, time.Millisecond, true, false) })
+	// 16 goroutines of one process sharing a client and a Locker.
+	b.Run("default-one-Locker", func(b *testing.B) { contend(b, srv, 16, time.Millisecond, false, true) })
 }
 
-func contend(b *testing.B, srv *redistest.Server, clients int, hold time.Duration, fair bool) {
+func contend(b *testing.B, srv *redistest.Server, clients int, hold time.Duration, fair, shared bool) {
 	ctx := context.Background()
 	var (
-		left   atomic.Int64
-		wg     sync.WaitGroup
-		grants = make([]int, clients)
-		waits  = make([][]time.Duration, clients)
-		wires  = make([]*wire, clients)
+		left    atomic.Int64
+		wg      sync.WaitGroup
+		grants  = make([]int, clients)
+		waits   = make([][]time.Duration, clients)
+		wires   []*wire
+		lockers = make([]*Locker, clients)
 	)
-	lockers := make([]*Locker, clients)
 	for i := range lockers {
-		c := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+		if shared && i > 0 {
+			lockers[i] = lockers[0]
+			continue
+		}
+		c := redis.NewClient(&redis.Options{Addr: srv.Addr(), PoolSize: clients})
 		defer func() { _ = c.Close() }()
-		wires[i] = &wire{}
-		c.AddHook(wires[i])
+		w := &wire{}
+		c.AddHook(w)
+		wires = append(wires, w)
 		var opts []Option
 		if fair {
 			opts = append(opts, WithFairness())
