@@ -7,6 +7,7 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/cfg"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // open computes the section of one acquire in fn and records it.
@@ -138,8 +139,8 @@ func (b *builder) results(acq *ast.CallExpr, fn ast.Node) *results {
 			r.chain[cur] = true
 			continue
 		}
-		if call, ok := p.(*ast.CallExpr); ok && len(call.Args) == 1 && call.Args[0] == cur {
-			cur = call // redis.String(conn.Do(...)), redis.Bool(...)
+		if call, ok := p.(*ast.CallExpr); ok && (len(call.Args) == 1 && call.Args[0] == cur || sendsBuilt(r.info, call, cur)) {
+			cur = call // redis.String(conn.Do(...)), redis.Bool(...), client.Do(ctx, built)
 			r.chain[cur] = true
 			continue
 		}
@@ -302,4 +303,14 @@ var errorType = types.Universe.Lookup("error").Type()
 
 func isError(t types.Type) bool {
 	return t != nil && types.Implements(t, errorType.Underlying().(*types.Interface)) && !isBool(t)
+}
+
+// sendsBuilt reports whether call is a rueidis client's Do sending the
+// command built by arg (rueidis models the command at its Build call).
+func sendsBuilt(info *types.Info, call *ast.CallExpr, arg ast.Expr) bool {
+	if len(call.Args) != 2 || call.Args[1] != arg {
+		return false
+	}
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	return fn != nil && fn.Name() == "Do" && fn.Pkg() != nil && fn.Pkg().Path() == "github.com/redis/rueidis"
 }
