@@ -25,6 +25,9 @@
 // constructor in another file, package variables, helper functions of
 // the package, and exported helpers of other packages that use Redis or
 // math/rand (by analysis facts; other packages are not read, for speed).
+// A helper that takes the key from its caller and stores a weak value of
+// its own (Lock(key) setting "locked") is reported where it is called,
+// when that caller releases or renews the lock.
 // Formatting (fmt.Sprintf, strconv, hex, base64, concatenation) keeps the
 // sources of its parts: hostname + PID + a timestamp is still reported.
 //

@@ -39,6 +39,13 @@ var Analyzer = &analysis.Analyzer{
 type weakFact struct {
 	Results []uint16
 	Const   string // the constant, when a result is one
+	// Acquire is the source set of a weak value the function itself
+	// stores under a lock key its caller names (Lock(key) setting "1"),
+	// AcquireConst its constant, and AcquireReported whether the
+	// function's own package already reported it.
+	Acquire         uint16
+	AcquireConst    string
+	AcquireReported bool
 }
 
 func (*weakFact) AFact() {}
@@ -50,6 +57,9 @@ func (f *weakFact) String() string {
 			parts = append(parts, fmt.Sprintf("result %d is %s", i, describe(val{k: kind(k), konst: f.Const})))
 		}
 	}
+	if f.Acquire != 0 {
+		parts = append(parts, "acquires with "+describe(val{k: kind(f.Acquire), konst: f.AcquireConst}))
+	}
 	return "weak value: " + strings.Join(parts, ", ")
 }
 
@@ -59,7 +69,9 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil // no Redis here, and no token helper worth a fact
 	}
 	t := newTracer(pass, res)
-	exportFacts(pass, t)
+	helpers := helperAcquires(pass, t, res)
+	reported := map[*lifecycle.Op]bool{}
+	var viaHelper []*lifecycle.Op
 	seen := map[ast.Expr]bool{}
 	origins := map[ast.Node]bool{} // one report per constructor or helper that makes the value
 	for _, l := range res.Locks {
@@ -68,6 +80,10 @@ func run(pass *analysis.Pass) (any, error) {
 			continue // an NX marker never released or renewed, or a cache fill nobody checks: not a lock
 		}
 		for _, acq := range l.Acquires {
+			if acq.Value == nil && acq.Via != nil {
+				viaHelper = append(viaHelper, acq)
+				continue
+			}
 			v := valueOf(acq)
 			if v == nil || seen[v] { // Judged does not apply: a helper cannot judge a value its caller passes
 				continue
@@ -100,8 +116,13 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			d.SuggestedFixes = tokenFix(pass, l, acq, v)
 			pass.Report(d)
+			reported[acq] = true
 		}
 	}
+	for _, acq := range viaHelper {
+		reportHelper(pass, helpers, reported, acq)
+	}
+	exportFacts(pass, t, helpers, reported)
 	return nil, nil
 }
 
@@ -310,7 +331,7 @@ func takesString(pass *analysis.Pass, file *ast.File, v ast.Expr) bool {
 
 // exportFacts records which of the package's functions return weak
 // values, for callers in other packages.
-func exportFacts(pass *analysis.Pass, t *tracer) {
+func exportFacts(pass *analysis.Pass, t *tracer, helpers map[*types.Func]*helper, reported map[*lifecycle.Op]bool) {
 	for _, fd := range t.decls {
 		fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
 		if !ok || !fn.Exported() {
@@ -319,6 +340,10 @@ func exportFacts(pass *analysis.Pass, t *tracer) {
 		results := fn.Type().(*types.Signature).Results()
 		f := &weakFact{Results: make([]uint16, results.Len())}
 		any := false
+		if h := helpers[fn]; h != nil {
+			f.Acquire, f.AcquireConst, f.AcquireReported = uint16(h.v.k), h.v.konst, reported[h.op]
+			any = true
+		}
 		for i := 0; i < results.Len(); i++ {
 			if !valueType(results.At(i).Type()) {
 				continue

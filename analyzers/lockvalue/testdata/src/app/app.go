@@ -6,6 +6,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"lockhelp"
 	"lockutil"
 	"tokens"
 )
@@ -46,4 +47,21 @@ func (s *Service) RunSafely(ctx context.Context, id string) error {
 	}
 	defer lockutil.Release(ctx, s.rdb, "lock:invoice:"+id)
 	return nil
+}
+
+// The helper stores a constant of its own.
+func (s *Service) Sync(ctx context.Context, id string) {
+	if !lockhelp.Lock(ctx, s.rdb, "lock:sync:"+id) { // want `lock "lock:sync:" \+ id is acquired with SET NX \(in lockhelp.Lock at lock.go:14\), which stores the constant "locked" as its value`
+		return
+	}
+	defer lockhelp.Unlock(ctx, s.rdb, "lock:sync:"+id)
+}
+
+// Negative: the helper makes a unique token.
+func (s *Service) SyncSafely(ctx context.Context, id string) {
+	_, ok := lockhelp.TryLock(ctx, s.rdb, "lock:sync2:"+id)
+	if !ok {
+		return
+	}
+	defer lockhelp.Unlock(ctx, s.rdb, "lock:sync2:"+id)
 }
