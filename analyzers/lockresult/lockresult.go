@@ -282,7 +282,7 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 		if cond.End() <= a.call.Pos() {
 			continue // a retry loop's condition before the acquire
 		}
-		join := r.fallThroughJoin(g, b.Succs[edge])
+		join := r.fallThroughJoin(g, f, b.Succs[edge])
 		rel, call := f.search(b, edge, tested, join)
 		switch {
 		case call != nil:
@@ -318,16 +318,28 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 }
 
 // fallThroughJoin returns the block after an if statement whose then
-// branch is the failure branch, has no else and changes no state (only
-// logs): if the branch falls through, the code after the if is the
-// critical section. nil otherwise.
-func (r *runner) fallThroughJoin(g *cfg.CFG, then *cfg.Block) *cfg.Block {
+// branch is the failure branch and changes no state (only logs): if that
+// branch falls through, the code after the if is the critical section.
+// An else is allowed only when it is one more failure test with no else
+// of its own (if err == ErrNotObtained { log } else if err != nil {
+// return }): then the code after the if still runs only on success or on
+// the logged failure. nil otherwise.
+func (r *runner) fallThroughJoin(g *cfg.CFG, f *flow, then *cfg.Block) *cfg.Block {
 	if then.Kind != cfg.KindIfThen {
 		return nil
 	}
 	is, ok := then.Stmt.(*ast.IfStmt)
-	if !ok || is.Else != nil || changesState(is.Body) {
+	if !ok || changesState(is.Body) {
 		return nil
+	}
+	if is.Else != nil {
+		elif, ok := is.Else.(*ast.IfStmt)
+		if !ok || elif.Else != nil || elif.Init != nil {
+			return nil
+		}
+		if edge, _ := f.test(elif.Cond); edge != 0 {
+			return nil
+		}
 	}
 	for _, b := range g.Blocks {
 		if b.Kind == cfg.KindIfDone && b.Stmt == is {

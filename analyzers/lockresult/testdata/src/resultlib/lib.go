@@ -80,3 +80,16 @@ func (j *Jobs) rueidislockDiscarded(ctx context.Context) {
 	_ = lctx
 	work()
 }
+
+// The shape of a well-known README: the "not obtained" branch only
+// prints, and the code below runs without the lock.
+func (j *Jobs) obtainPrinted(ctx context.Context) {
+	lock, err := j.rl.Obtain(ctx, "my-key", 100*time.Millisecond, nil)
+	if err == redislock.ErrNotObtained { // want `when redislock Client.Obtain fails \(err == redislock.ErrNotObtained\), this branch falls through into the code that needs the lock: work\(...\) runs without it`
+		log.Println("Could not obtain lock!")
+	} else if err != nil {
+		log.Fatalln(err)
+	}
+	defer lock.Release(ctx)
+	work()
+}

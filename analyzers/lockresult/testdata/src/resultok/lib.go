@@ -3,6 +3,7 @@ package resultok
 import (
 	"context"
 	"errors"
+	"log"
 	"time"
 
 	"github.com/bsm/redislock"
@@ -44,4 +45,28 @@ func libsOK(ctx context.Context, l *safelock.Locker, rs *redsync.Redsync, rl *re
 		process()
 		return nil
 	})
+}
+
+// The else does the work; the code after the if runs either way.
+func elseWork(ctx context.Context, l *safelock.Locker) {
+	lease, err := l.TryAcquire(ctx, "job", time.Minute)
+	if err != nil {
+		log.Println("busy")
+	} else {
+		process()
+		lease.Release(ctx)
+	}
+	process()
+}
+
+func elseIfReturn(ctx context.Context, l *safelock.Locker) error {
+	lease, err := l.TryAcquire(ctx, "job", time.Minute)
+	if errors.Is(err, safelock.ErrNotAcquired) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	defer lease.Release(ctx)
+	process()
+	return nil
 }
