@@ -907,3 +907,68 @@ func TestReliabilityRedlockRestartedEmpty(t *testing.T) {
 	_ = b.Release(ctx)
 	_ = a.Release(ctx)
 }
+
+// TestReliabilityWaiterLosesWakeUp: a waiting Acquire whose connections
+// (commands and pub/sub) are cut and stalled while the holder releases
+// misses the release notice; once the link is back it must still get the
+// lock by retrying, not wait for a notice that will never come.
+func TestReliabilityWaiterLosesWakeUp(t *testing.T) {
+	checkLeaks(t)
+	px := startProxied(t)
+	res := newResource(t)
+	waiter := safelock.New(px.client)
+	t.Cleanup(func() { _ = waiter.Close() })
+	holder := safelock.New(px.direct)
+	t.Cleanup(func() { _ = holder.Close() })
+	warm(t, waiter)
+	const key = "lost-wake-up"
+
+	h, err := holder.TryAcquire(shortCtx(t), key, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.write(h) {
+		t.Fatal("holder's write refused")
+	}
+	type result struct {
+		l   *safelock.Lease
+		err error
+	}
+	got := make(chan result, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	go func() {
+		l, err := waiter.Acquire(ctx, key, time.Minute)
+		got <- result{l, err}
+	}()
+	// The waiter is subscribed to the key's release channel.
+	waitFor(t, "the waiter to subscribe", func() bool {
+		n := px.direct.PubSubNumSub(shortCtx(t), "safelock:released:"+key).Val()
+		return n["safelock:released:"+key] == 1
+	})
+	px.proxy.Stall()
+	px.proxy.Cut() // reconnects are stalled too
+	if err := h.Release(shortCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	px.proxy.Resume()
+
+	select {
+	case r := <-got:
+		if r.err != nil {
+			t.Fatalf("waiter after a lost wake-up: %v", r.err)
+		}
+		if r.l.Fence() <= h.Fence() {
+			t.Fatalf("waiter's fence %d not above the holder's %d", r.l.Fence(), h.Fence())
+		}
+		if !res.write(r.l) {
+			t.Fatal("waiter's write refused")
+		}
+		if err := r.l.Release(shortCtx(t)); err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the waiter never got the lock after its wake-up was lost")
+	}
+	res.check()
+}
