@@ -22,7 +22,7 @@ func (r *runner) latency(ctx context.Context, rep *Report, lockers []Locker) err
 		r.progress("latency: " + l.Name())
 		acq, ren, rel, cyc := NewHist(), NewHist(), NewHist(), NewHist()
 		key := r.key(l.Name(), "lat")
-		before := r.t.Commands.Load()
+		before, beforeTrips := r.t.Commands.Load(), r.t.RoundTrips.Load()
 		for i := 0; i < r.cfg.Ops; i++ {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -62,9 +62,11 @@ func (r *runner) latency(ctx context.Context, rep *Report, lockers []Locker) err
 			cyc.Record(now.Sub(t2) + t1.Sub(t0))
 		}
 		cmds := float64(r.t.Commands.Load()-before) / float64(r.cfg.Ops)
+		trips := float64(r.t.RoundTrips.Load()-beforeTrips) / float64(r.cfg.Ops)
 		res := &LatencyRes{
 			Impl: l.Name(), Acquire: acq.Op(), Release: rel.Op(), Renew: ren.Op(), Cycle: cyc.Op(),
-			CommandsPerCycle: cmds - 2, // PING and SET of the baseline
+			CommandsPerCycle:   cmds - 2, // PING and SET of the baseline
+			RoundTripsPerCycle: trips - 2,
 		}
 		if m, ok := r.renewMargin(ctx, l); ok {
 			res.RenewMargin = m.Op()

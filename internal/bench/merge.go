@@ -62,7 +62,9 @@ func Merge(reps ...*Report) (*Report, error) {
 			}
 			total := float64(m.Acquire.count() + l.Acquire.count())
 			if total > 0 {
-				m.CommandsPerCycle = (m.CommandsPerCycle*float64(m.Acquire.count()) + l.CommandsPerCycle*float64(l.Acquire.count())) / total
+				w, lw := float64(m.Acquire.count()), float64(l.Acquire.count())
+				m.CommandsPerCycle = (m.CommandsPerCycle*w + l.CommandsPerCycle*lw) / total
+				m.RoundTripsPerCycle = (m.RoundTripsPerCycle*w + l.RoundTripsPerCycle*lw) / total
 			}
 			m.Acquire = merge(m.Acquire, l.Acquire)
 			m.Release = merge(m.Release, l.Release)

@@ -79,8 +79,10 @@ type LatencyRes struct {
 	Renew   *Op    `json:"renew"`
 	// Cycle is acquire+release, the least a critical section costs.
 	Cycle *Op `json:"cycle"`
-	// Commands is the number of commands sent per acquire+renew+release.
-	CommandsPerCycle float64 `json:"commands_per_cycle"`
+	// CommandsPerCycle and RoundTripsPerCycle count what went over the
+	// wire per acquire+renew+release (a pipeline is one round trip).
+	CommandsPerCycle   float64 `json:"commands_per_cycle"`
+	RoundTripsPerCycle float64 `json:"round_trips_per_cycle"`
 	// RenewMargin is the time left on the lease when a watchdog's renew
 	// (every ttl/3) was confirmed.
 	RenewMargin *Op   `json:"renew_margin,omitempty"`

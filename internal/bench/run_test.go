@@ -142,8 +142,8 @@ func TestLatencyOnRedisServer(t *testing.T) {
 	}
 	for _, l := range rep.Latency {
 		// SETNX, PEXPIRE, PEXPIRE (renew), DEL: counted by the hook.
-		if l.Impl == "naive" && l.CommandsPerCycle != 4 {
-			t.Errorf("naive: %.2f commands per cycle, want exactly 4", l.CommandsPerCycle)
+		if l.Impl == "naive" && (l.CommandsPerCycle != 4 || l.RoundTripsPerCycle != 4) {
+			t.Errorf("naive: %.2f commands, %.2f round trips per cycle, want exactly 4", l.CommandsPerCycle, l.RoundTripsPerCycle)
 		}
 		if l.Impl == "safelock" && (l.RenewMargin == nil || l.RenewMargin.Count == 0) {
 			t.Errorf("safelock: no renew margin measured")

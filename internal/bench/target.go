@@ -83,6 +83,9 @@ type Target struct {
 	// Commands counts every command the go-redis clients send; adapters
 	// with their own client add to it too.
 	Commands atomic.Int64
+	// RoundTrips counts requests: a pipeline is one round trip however
+	// many commands it carries.
+	RoundTrips atomic.Int64
 
 	closers []func()
 }
@@ -188,7 +191,7 @@ func (t *Target) connectNodes(ctx context.Context, spec Spec) error {
 			DialTimeout: DialTimeout, ReadTimeout: IOTimeout, WriteTimeout: IOTimeout,
 			PoolSize: spec.PoolSize, MaxRetries: -1, DialerRetries: 1,
 		})
-		c.AddHook(countHook{&t.Commands})
+		c.AddHook(countHook{&t.Commands, &t.RoundTrips})
 		t.Clients = append(t.Clients, c)
 		if err := check(ctx, c, e.String()); err != nil {
 			return err
@@ -257,7 +260,7 @@ func (t *Target) openCluster(ctx context.Context, spec Spec) error {
 		DialTimeout: DialTimeout, ReadTimeout: IOTimeout, WriteTimeout: IOTimeout,
 		PoolSize: spec.PoolSize, MaxRetries: -1,
 	})
-	c.AddHook(countHook{&t.Commands})
+	c.AddHook(countHook{&t.Commands, &t.RoundTrips})
 	t.Clients = []redis.UniversalClient{c}
 	if err := check(ctx, c, "cluster "+strings.Join(addrs, ",")); err != nil {
 		return err
@@ -401,20 +404,22 @@ func serverVersion(ctx context.Context, c redis.UniversalClient) string {
 
 // countHook counts commands on the wire, so that "commands per grant" is
 // measured rather than assumed.
-type countHook struct{ n *atomic.Int64 }
+type countHook struct{ cmds, trips *atomic.Int64 }
 
 func (h countHook) DialHook(next redis.DialHook) redis.DialHook { return next }
 
 func (h countHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		h.n.Add(1)
+		h.cmds.Add(1)
+		h.trips.Add(1)
 		return next(ctx, cmd)
 	}
 }
 
 func (h countHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
-		h.n.Add(int64(len(cmds)))
+		h.cmds.Add(int64(len(cmds)))
+		h.trips.Add(1)
 		return next(ctx, cmds)
 	}
 }

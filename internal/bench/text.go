@@ -54,9 +54,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 			opRow(tw, "  \tacq+rel", l.Cycle, rtt)
 		}
 		_ = tw.Flush()
-		b.WriteString("  commands on the wire per acquire+renew+release:")
+		b.WriteString("  on the wire per acquire+renew+release (commands/round trips):")
 		for _, l := range rep.Latency {
-			fmt.Fprintf(&b, " %s %.1f", l.Impl, l.CommandsPerCycle)
+			fmt.Fprintf(&b, " %s %.1f/%.1f", l.Impl, l.CommandsPerCycle, l.RoundTripsPerCycle)
 		}
 		b.WriteString("\n")
 		fmt.Fprintf(&b, "\nRenew margin: a lease with TTL %s renewed every %s; time left on it at each confirmed renew (low is bad)\n",

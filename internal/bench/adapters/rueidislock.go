@@ -43,13 +43,14 @@ var Rueidislock = bench.Factory{
 			ConnWriteTimeout: bench.IOTimeout,
 			DisableCache:     t.Kind == bench.KindEmbedded,
 		}
-		return &rlLocker{opt: opt, n: &t.Commands, byTTL: map[time.Duration]rueidislock.Locker{}}, nil
+		return &rlLocker{opt: opt, n: &t.Commands, trips: &t.RoundTrips, byTTL: map[time.Duration]rueidislock.Locker{}}, nil
 	},
 }
 
 type rlLocker struct {
 	opt   rueidis.ClientOption
 	n     *atomic.Int64
+	trips *atomic.Int64
 	mu    sync.Mutex
 	byTTL map[time.Duration]rueidislock.Locker
 }
@@ -80,7 +81,7 @@ func (r *rlLocker) locker(ttl time.Duration) (rueidislock.Locker, error) {
 			if err != nil {
 				return nil, err
 			}
-			return countingClient{Client: c, n: r.n}, nil
+			return countingClient{Client: c, n: r.n, trips: r.trips}, nil
 		},
 	})
 	if err != nil {
@@ -167,16 +168,18 @@ func (l *rlLease) Fence() int64                               { return 0 }
 // countingClient counts the commands rueidislock sends.
 type countingClient struct {
 	rueidis.Client
-	n *atomic.Int64
+	n, trips *atomic.Int64
 }
 
 func (c countingClient) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResult {
 	c.n.Add(1)
+	c.trips.Add(1)
 	return c.Client.Do(ctx, cmd)
 }
 
 func (c countingClient) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueidis.RedisResult {
 	c.n.Add(int64(len(cmds)))
+	c.trips.Add(1)
 	return c.Client.DoMulti(ctx, cmds...)
 }
 
