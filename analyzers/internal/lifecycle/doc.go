@@ -80,7 +80,9 @@
 // constant, a field, a package variable or a helper call. A lock API
 // whose functions take the key as a parameter (Lock(key) / Unlock(key)
 // methods of one type, or functions of one file) is joined by role when
-// the acquire stores a value made inside the function (ByParam).
+// the acquire stores a value made inside the function and the functions
+// are named like lock operations (ByParam); a thin wrapper of the client
+// (SetNX(key, v) / Del(key)) is not, and its callers join instead.
 //
 // A key stored into a struct field in the function that acquires it
 // (return &Lease{key: key}, or l.key = key) also names the lock wherever

@@ -832,16 +832,20 @@ func (b *builder) sameKey(l *Lock, lfd *ast.FuncDecl, op *Op, fd *ast.FuncDecl) 
 
 // joinByParam joins a lock API whose functions take the key as a
 // parameter: an acquire of parameter key with a value made inside the
-// function (not a thin wrapper passing the value through), and ops on a
+// function (not a thin wrapper passing the value through), in a function
+// named like an acquire (Lock, TryLock, Acquire, Obtain), and ops on a
 // parameter key in sibling methods of the same type, or in functions of
-// the same file. Callers are unknown, so the key is the role, not a value.
+// the same file, named like a release or renewal (Unlock, Release,
+// Refresh, Extend). Callers are unknown here, so the names are the only
+// evidence that SetNX(key)/Del(key) form a lock and not a thin wrapper of
+// the client; without them, callers still join the ops through facts.
 func (b *builder) joinByParam(all []located) {
 	for _, a := range all {
 		op := a.op
 		if op.Kind != Acquire || op.lock == nil || len(op.lock.Acquires) != 1 || op.Key.Param() < 0 {
 			continue
 		}
-		if op.Value == nil || b.env(a.fd).Of(op.Value).HasParams() {
+		if op.Value == nil || b.env(a.fd).Of(op.Value).HasParams() || !named(a.fd, acquireWords) {
 			continue
 		}
 		l := op.lock
@@ -849,7 +853,7 @@ func (b *builder) joinByParam(all []located) {
 			if o.fd == a.fd || o.op.lock != nil || o.op.Key.Param() < 0 || !b.siblings(a.fd, o.fd) {
 				continue
 			}
-			if o.op.Kind == Acquire {
+			if o.op.Kind == Acquire || !named(o.fd, releaseWords) {
 				continue
 			}
 			l.Ops = append(l.Ops, o.op)
@@ -860,6 +864,22 @@ func (b *builder) joinByParam(all []located) {
 	for _, l := range b.locks {
 		sort.SliceStable(l.Ops, func(i, j int) bool { return l.Ops[i].Pos() < l.Ops[j].Pos() })
 	}
+}
+
+var (
+	acquireWords = []string{"lock", "acquire", "obtain", "grab", "take", "mutex"}
+	releaseWords = []string{"unlock", "release", "free", "drop", "renew", "refresh", "extend", "keepalive", "heartbeat", "touch", "owner", "held", "check"}
+)
+
+// named reports whether fd's name contains one of words, ignoring case.
+func named(fd *ast.FuncDecl, words []string) bool {
+	name := strings.ToLower(fd.Name.Name)
+	for _, w := range words {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // siblings reports whether two functions are methods of one type, or

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"time"
 
 	"locker"
 )
@@ -21,4 +22,11 @@ func Job(ctx context.Context, l *locker.RedisLock) {
 	if l.TryLock(ctx, "job") {
 		defer l.Unlock(ctx, "job") // reported once, in package locker
 	}
+}
+
+func Wrapped(ctx context.Context, c *locker.Client) {
+	if c.SetNX(ctx, "wrapped", time.Second) {
+		defer c.Del(ctx, "wrapped") // want `lock "wrapped" is deleted with DEL \(in Client.Del at locker.go:43\) without checking`
+	}
+	c.Del(ctx, "cache:page") // not a lock
 }

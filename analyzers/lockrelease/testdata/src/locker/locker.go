@@ -30,3 +30,15 @@ func (r *RedisLock) TryLock(ctx context.Context, key string) bool {
 func (r *RedisLock) Unlock(ctx context.Context, key string) {
 	r.rdb.Del(ctx, key) // want `lock key is deleted with DEL without checking`
 }
+
+// Client is a thin wrapper of the client: SetNX with a value of its own
+// and Del are not a lock API by themselves; callers decide.
+type Client struct{ rdb *redis.Client }
+
+func (c *Client) SetNX(ctx context.Context, key string, ttl time.Duration) bool {
+	return c.rdb.SetNX(ctx, key, 1, ttl).Val()
+}
+
+func (c *Client) Del(ctx context.Context, key string) error {
+	return c.rdb.Del(ctx, key).Err()
+}
