@@ -15,10 +15,14 @@ func startRedlock(t *testing.T, n int, opts ...Option) (*Locker, []*redistest.Se
 	clients := make([]redis.UniversalClient, n)
 	plain := make([]*redis.Client, n)
 	for i, s := range servers {
-		plain[i] = s.Client()
-		clients[i] = plain[i]
+		// A killed node should fail fast (no dial or command retries), so
+		// the node timeout can be generous for the live ones.
+		c := redis.NewClient(&redis.Options{Addr: s.Addr(), MaxRetries: -1, DialerRetries: 1})
+		t.Cleanup(func() { _ = c.Close() })
+		plain[i] = c
+		clients[i] = c
 	}
-	l := NewRedlock(clients, append([]Option{WithNodeTimeout(250 * time.Millisecond)}, opts...)...)
+	l := NewRedlock(clients, append([]Option{WithNodeTimeout(2 * time.Second)}, opts...)...)
 	t.Cleanup(func() { _ = l.Close() })
 	return l, servers, plain
 }
