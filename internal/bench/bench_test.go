@@ -392,3 +392,13 @@ func TestMergeSample(t *testing.T) {
 		t.Error("merging nothing succeeded")
 	}
 }
+
+// BenchmarkHistRecord shows what recording one sample costs a worker:
+// a few nanoseconds against a round trip of tens of microseconds.
+func BenchmarkHistRecord(b *testing.B) {
+	h := NewHist()
+	d := 25 * time.Microsecond
+	for i := 0; i < b.N; i++ {
+		h.Record(d + time.Duration(i&1023))
+	}
+}
