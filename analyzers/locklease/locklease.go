@@ -54,7 +54,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if !ok || lk.RenewUnknown || len(lk.Watches) > 0 {
 			continue
 		}
-		w, ok := longWait(s.Waits(pass.TypesInfo, res.Defs), ttl)
+		w, ok := longWait(s.Waits(pass.TypesInfo, res), ttl)
 		if !ok {
 			continue
 		}

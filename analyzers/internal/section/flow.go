@@ -180,8 +180,25 @@ func identOf(e ast.Expr) *ast.Ident {
 // Resolve follows variables assigned exactly once (locals and package
 // variables) and &x to the expression that made the value of e.
 func Resolve(info *types.Info, defs *keyexpr.Defs, e ast.Expr) ast.Expr {
+	return ResolveFields(info, defs, nil, e)
+}
+
+// ResolveFields is Resolve that also sees through struct fields stored
+// exactly once in the package.
+func ResolveFields(info *types.Info, defs *keyexpr.Defs, fields *Fields, e ast.Expr) ast.Expr {
 	for range 6 {
 		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			s := info.Selections[x]
+			if s == nil || s.Kind() != types.FieldVal || fields == nil {
+				return x
+			}
+			def := fields.Single(s.Obj().(*types.Var))
+			if def == nil {
+				return x
+			}
+			e = def
+			continue
 		case *ast.UnaryExpr:
 			if x.Op.String() != "&" {
 				return x

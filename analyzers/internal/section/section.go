@@ -65,6 +65,8 @@ type Result struct {
 	Defs *keyexpr.Defs
 	// Lifecycle is the lifecycle result the sections were built from.
 	Lifecycle *lifecycle.Result
+	// Fields records what the package stores in struct fields.
+	Fields *Fields
 }
 
 // Tri is a yes/no answer that may be unknown.
@@ -183,6 +185,8 @@ func run(pass *analysis.Pass) (any, error) {
 		declOf: map[*types.Func]*ast.FuncDecl{},
 	}
 	res.Defs = b.defs
+	b.fields = NewFields(pass.TypesInfo, pass.Files)
+	res.Fields = b.fields
 	b.index()
 	b.rawSections()
 	b.libSections()
@@ -195,6 +199,7 @@ type builder struct {
 	lc       *lifecycle.Result
 	cfgs     map[ast.Node]*cfg.CFG // built on demand
 	defs     *keyexpr.Defs
+	fields   *Fields
 	parent   map[ast.Node]ast.Node
 	declOf   map[*types.Func]*ast.FuncDecl
 	decls    []*ast.FuncDecl
@@ -597,7 +602,7 @@ func (b *builder) definition(e ast.Expr) *ast.CallExpr {
 // resolve follows variables assigned once, and &x, to the expression
 // that made the value of e.
 func (b *builder) resolve(e ast.Expr) ast.Expr {
-	return Resolve(b.pass.TypesInfo, b.defs, e)
+	return ResolveFields(b.pass.TypesInfo, b.defs, b.fields, e)
 }
 
 // doSection makes the callback of safelock's Locker.Do a section.

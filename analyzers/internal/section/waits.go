@@ -22,7 +22,8 @@ type Wait struct {
 }
 
 // Waits lists the section's waits whose duration is a constant.
-func (s *Section) Waits(info *types.Info, defs *keyexpr.Defs) []Wait {
+func (s *Section) Waits(info *types.Info, res *Result) []Wait {
+	defs := res.Defs
 	var out []Wait
 	dur := func(e ast.Expr) (time.Duration, bool) { return Duration(info, defs, e, redismodel.UnitDuration) }
 	// Contexts with a timeout made anywhere in the function.
@@ -63,7 +64,7 @@ func (s *Section) Waits(info *types.Info, defs *keyexpr.Defs) []Wait {
 			}
 			return true
 		case "net/http.Do", "net/http.Get", "net/http.Post", "net/http.PostForm", "net/http.Head":
-			if d, ok := httpTimeout(info, defs, call); ok {
+			if d, ok := httpTimeout(info, defs, res.Fields, call); ok {
 				out = append(out, Wait{At: call, What: "http.Client." + fn.Name() + " with Timeout " + d.String(), D: d})
 				return true
 			}
@@ -83,12 +84,12 @@ func (s *Section) Waits(info *types.Info, defs *keyexpr.Defs) []Wait {
 
 // httpTimeout reads the constant Timeout of the http.Client a method is
 // called on, through variables assigned once.
-func httpTimeout(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr) (time.Duration, bool) {
+func httpTimeout(info *types.Info, defs *keyexpr.Defs, fields *Fields, call *ast.CallExpr) (time.Duration, bool) {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return 0, false
 	}
-	lit, ok := Resolve(info, defs, sel.X).(*ast.CompositeLit)
+	lit, ok := ResolveFields(info, defs, fields, sel.X).(*ast.CompositeLit)
 	if !ok {
 		return 0, false
 	}
