@@ -42,3 +42,9 @@ func redigoScripts(conn redis.Conn, key, token string) {
 	unlockScript.Do(conn, key, token)
 	blindScript2.Do(conn, key, token) // want `the Lua script deletes lock key without comparing its value`
 }
+
+// Negative: DELEX IFEQ (Redis 8.4) deletes only if the value matches.
+func redigoDelex(conn redis.Conn, key, token string) {
+	conn.Do("SET", key, token, "NX", "EX", 30)
+	conn.Do("DELEX", key, "IFEQ", token)
+}
