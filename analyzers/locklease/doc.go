@@ -16,8 +16,9 @@
 //     context.WithTimeout (made in the section, or made earlier and passed
 //     to a call in it), a call on an http.Client whose Timeout is longer
 //     than the TTL. Both durations must be constants locklint can
-//     evaluate (directly or through variables assigned once); otherwise
-//     it stays silent. Renewal is safelock.WithAutoRenew or Locker.Do,
+//     evaluate (directly, through variables assigned once, or through a
+//     struct field set once in the package, such as a client built in a
+//     constructor); otherwise it stays silent. Renewal is safelock.WithAutoRenew or Locker.Do,
 //     Lease.Renew, redsync Mutex.Extend, redislock Lock.Refresh, an
 //     EXPIRE/PEXPIRE or renew script on a raw lock's key anywhere in the
 //     package; rueidislock renews by itself. redsync's TTL comes from
