@@ -163,3 +163,37 @@ func TestAbandonedAttemptReleased(t *testing.T) {
 		t.Fatal("the abandoned attempt's lock is still held")
 	}
 }
+
+func TestLearnVersion(t *testing.T) {
+	for _, tc := range []struct {
+		version int64
+		want    int32
+	}{{0, unknown}, {0x070000, unsupported}, {0x080200, unsupported}, {0x080400, supported}, {0x090000, supported}} {
+		var n node
+		n.learn(tc.version)
+		if n.delex.Load() != tc.want || n.setIfeq.Load() != tc.want {
+			t.Errorf("version %#x: delex %d setIfeq %d, want %d", tc.version, n.delex.Load(), n.setIfeq.Load(), tc.want)
+		}
+	}
+}
+
+func TestLockKeys(t *testing.T) {
+	for key, fence := range map[string]string{
+		"job":           "safelock:fence:{job}",
+		"{user:1}:lock": "safelock:fence:{user:1}:lock",
+		"a{b":           "safelock:fence:{a{b}",
+		"{}x":           "", // '}' without a tag: rejected
+		"a}b":           "",
+	} {
+		ks, err := lockKeys(key)
+		if fence == "" {
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("%q: %v, want ErrInvalid", key, err)
+			}
+			continue
+		}
+		if err != nil || ks.fence != fence || ks.lock != key {
+			t.Errorf("%q: %+v %v, want fence %q", key, ks, err, fence)
+		}
+	}
+}
