@@ -17,8 +17,9 @@
 // files or packages, and behind helpers and the project's own interfaces.
 // Not reported: SETNX and EXPIRE queued together in one MULTI/EXEC
 // (TxPipeline, TxPipelined), which Redis runs atomically; NX keys that are
-// never deleted (deduplication and idempotency markers); keys whose TTL
-// comes from a script or command locklint cannot read.
+// never deleted and never given a TTL (deduplication and idempotency
+// markers); keys whose TTL comes from a script or command locklint cannot
+// read; _test.go files.
 //
 // # Why it matters
 //

@@ -10,7 +10,7 @@
 // acquired with NX (SETNX, SET NX, SetNX, SetArgs{Mode: "NX"}, rueidis
 // Nx(), a script that sets NX):
 //
-//   - DEL, UNLINK or GETDEL of that key, in the same function, a sibling
+//   - DEL or UNLINK of that key, in the same function, a sibling
 //     method of the same type, another file, or through helpers in another
 //     package, including in defer statements and goroutines;
 //   - a Lua script whose body deletes the key without comparing its value
@@ -20,8 +20,9 @@
 // Not reported: a compare-and-delete script (if GET == ARGV then DEL),
 // DELEX key IFEQ token (Redis 8.4), a DEL queued in MULTI/EXEC inside a
 // WATCH whose GET read the key (go-redis Watch + TxPipelined, redigo WATCH
-// ... MULTI ... EXEC), and keys that are never acquired with NX: cache
-// invalidation, sessions, counters.
+// ... MULTI ... EXEC), GETDEL (consuming a one-time value), keys that are
+// never acquired with NX (cache invalidation, sessions, counters), and
+// _test.go files, which delete lock keys on purpose to set up cases.
 //
 // # Why it matters
 //
