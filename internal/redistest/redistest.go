@@ -115,7 +115,8 @@ func StartN(t testing.TB, n int, args ...string) []*Server {
 // waits until the replication link is up.
 func StartReplicated(t testing.TB) (primary, replica *Server) {
 	t.Helper()
-	primary = Start(t)
+	// Without the default 5 s diskless-sync delay the replica attaches at once.
+	primary = Start(t, "--repl-diskless-sync-delay", "0")
 	replica = Start(t, "--replicaof", "127.0.0.1", strconv.Itoa(primary.Port))
 	waitFor(t, "replica link up", func(ctx context.Context) bool {
 		info, err := replica.Client().Info(ctx, "replication").Result()
