@@ -1,6 +1,10 @@
 package plugin_test
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -71,6 +75,42 @@ func TestSettingsSetFlags(t *testing.T) {
 	} {
 		if _, err := newPlugin(settings); err == nil || !strings.Contains(err.Error(), wantErr) {
 			t.Errorf("settings %v: error %v, want one containing %q", settings, err, wantErr)
+		}
+	}
+}
+
+// TestExampleConfig checks that docs/golangci.example.yml enables exactly
+// the registered analyzers, each as a module plugin described by its Doc.
+func TestExampleConfig(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "docs", "golangci.example.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	enabled := regexp.MustCompile(`(?m)^    - (\w+)$`).FindAllStringSubmatch(text, -1)
+	custom := regexp.MustCompile(`(?m)^      (\w+):\n        type: module\n        description: "([^"]*)"$`).FindAllStringSubmatch(text, -1)
+	var names, customNames []string
+	for _, m := range enabled {
+		names = append(names, m[1])
+	}
+	descriptions := make(map[string]string)
+	for _, m := range custom {
+		customNames = append(customNames, m[1])
+		descriptions[m[1]] = m[2]
+	}
+	var want []string
+	for _, a := range all.Analyzers() {
+		want = append(want, a.Name)
+		first, _, _ := strings.Cut(strings.TrimSpace(a.Doc), "\n\n")
+		if d := strings.Join(strings.Fields(first), " "); descriptions[a.Name] != d {
+			t.Errorf("%s: description %q, want the Doc's title %q", a.Name, descriptions[a.Name], d)
+		}
+	}
+	slices.Sort(want)
+	for _, got := range [][]string{names, customNames} {
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("example config has linters %v, want the registered %v", got, want)
 		}
 	}
 }

@@ -111,6 +111,9 @@ func linkLocklint(t *testing.T, dir, root string) {
 // suppresses, and -fix leaves code that builds and no longer reports the
 // fixed defects.
 func TestRealAnalyzers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end: loads go-redis from source several times")
+	}
 	if len(all.Analyzers()) == 0 {
 		t.Skip("no analyzers registered in analyzers/all yet")
 	}

@@ -282,7 +282,7 @@ func newSARIF(analyzers []*analysis.Analyzer, graph *checker.Graph, dir string, 
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
 			ID:               a.Name,
 			Name:             a.Name,
-			ShortDescription: sarifMessage{Text: title(a.Doc)},
+			ShortDescription: sarifMessage{Text: strings.TrimPrefix(title(a.Doc), a.Name+": ")},
 			FullDescription:  sarifMessage{Text: a.Doc},
 			Help:             sarifMessage{Text: a.Doc},
 			HelpURI:          a.URL,
