@@ -107,7 +107,8 @@ type fixShape struct {
 }
 
 // shapeOf finds the statement shape around call: its result discarded
-// (call or call.Err() as a statement), .Result() anywhere (same types),
+// (call or call.Err() as a statement, go call, defer call), .Result()
+// anywhere (same types),
 // .Err() assigned to one variable, or returned alone.
 func shapeOf(pass *analysis.Pass, file *ast.File, call *ast.CallExpr) fixShape {
 	path, _ := astutil.PathEnclosingInterval(file, call.Pos(), call.End())
@@ -127,8 +128,17 @@ func shapeOf(pass *analysis.Pass, file *ast.File, call *ast.CallExpr) fixShape {
 		}
 		return nil
 	}
-	if _, ok := parent(0).(*ast.ExprStmt); ok {
+	switch p := parent(0).(type) {
+	case *ast.ExprStmt:
 		return fixShape{target: call}
+	case *ast.GoStmt:
+		if p.Call == call {
+			return fixShape{target: call}
+		}
+	case *ast.DeferStmt:
+		if p.Call == call {
+			return fixShape{target: call}
+		}
 	}
 	sel, ok := parent(0).(*ast.SelectorExpr)
 	if !ok {

@@ -116,6 +116,15 @@ func constantToken(ctx context.Context) {
 	go rdb.Expire(ctx, "lock:report", ttl) // want `lock "lock:report" is renewed with EXPIRE`
 }
 
+// A one-off extension in a goroutine.
+func extendInBackground(ctx context.Context, key string) {
+	token := newToken()
+	if !rdb.SetNX(ctx, key, token, ttl).Val() {
+		return
+	}
+	go rdb.PExpire(ctx, key, 2*ttl) // want `lock key is renewed with PEXPIRE without checking`
+}
+
 // A script that extends without comparing.
 func scriptRenew(ctx context.Context, key string) {
 	token := newToken()
