@@ -240,8 +240,9 @@ func (env *Env) render(e ast.Expr, anchored *bool, depth int) string {
 	info := env.Info
 	if tv, ok := info.Types[e]; ok && tv.Value != nil {
 		if tv.Value.Kind() == constant.String {
-			*anchored = true
-			return strconv.Quote(constant.StringVal(tv.Value))
+			str := constant.StringVal(tv.Value)
+			*anchored = *anchored || names(str)
+			return strconv.Quote(str)
 		}
 		return tv.Value.ExactString()
 	}
@@ -293,6 +294,23 @@ func (env *Env) flatten(e ast.Expr, parts *[]string, anchored *bool, depth int) 
 	*parts = append(*parts, s)
 }
 
+// names reports whether a constant string can tell keys apart across
+// functions: "lock:" or "jobs-%d" can, while ":" or "%s:%s" cannot.
+func names(s string) bool {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' && i+1 < len(s) {
+			i++ // a formatting verb
+			continue
+		}
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80 {
+			n++
+		}
+	}
+	return n >= 2
+}
+
 func isQuoted(s string) bool { return strings.HasPrefix(s, `"`) }
 
 func (env *Env) ident(id *ast.Ident, anchored *bool, depth int) string {
@@ -342,7 +360,8 @@ func (env *Env) call(call *ast.CallExpr, anchored *bool, depth int) string {
 	name := fn.FullName()
 	switch name {
 	case "fmt.Sprintf", "fmt.Sprint", "strings.Join", "path.Join":
-		// keep name: the format string anchors the key
+		// Formatting anchors nothing by itself; its constant parts may.
+		return "call(" + name + "," + strings.Join(args, ",") + ")"
 	case "strconv.Itoa", "strconv.FormatInt", "strconv.FormatUint", "strconv.Quote":
 		if len(args) > 0 {
 			return args[0]

@@ -16,3 +16,11 @@ func TestPretty(t *testing.T) {
 		}
 	}
 }
+
+func TestNames(t *testing.T) {
+	for s, want := range map[string]bool{"lock:": true, "jobs-%d": true, ":": false, "%s:%s": false, "%d": false, "k1": true, "锁": true} {
+		if got := names(s); got != want {
+			t.Errorf("names(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

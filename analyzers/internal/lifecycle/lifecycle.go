@@ -361,6 +361,7 @@ func tn2iface(tn *types.TypeName) *types.Interface {
 // itself (this package's or an imported fact), or the sole implementation
 // of an interface method.
 func (b *builder) factOf(fn *types.Func) (*FuncFact, *types.Func) {
+	fn = fn.Origin() // instances of generic functions share the summary
 	if impl, ok := b.ifaces[fn]; ok {
 		fn = impl
 	}
@@ -374,7 +375,7 @@ func (b *builder) factOf(fn *types.Func) (*FuncFact, *types.Func) {
 		return f, fn
 	}
 	f := new(FuncFact)
-	if !b.pass.ImportObjectFact(fn.Origin(), f) {
+	if !b.pass.ImportObjectFact(fn, f) {
 		f = nil
 	}
 	b.imports[fn] = f
@@ -392,6 +393,7 @@ func (b *builder) summarise() {
 				continue
 			}
 			if fn, _ := typeutil.Callee(b.pass.TypesInfo, c.Call).(*types.Func); fn != nil {
+				fn = fn.Origin()
 				if impl, ok := b.ifaces[fn]; ok {
 					fn = impl
 				}
