@@ -63,6 +63,24 @@ func (l *redigoLock) ExtendSafely() error {
 	return err
 }
 
+// Negative: WATCH, GET and compare, then PEXPIRE queued in MULTI/EXEC.
+func (l *redigoLock) ExtendWatched() error {
+	conn := l.pool.Get()
+	defer conn.Close()
+	if _, err := conn.Do("WATCH", "lock:"+l.name); err != nil {
+		return err
+	}
+	v, err := redis.String(conn.Do("GET", "lock:"+l.name))
+	if err != nil || v != l.value {
+		conn.Do("UNWATCH")
+		return err
+	}
+	conn.Send("MULTI")
+	conn.Send("PEXPIRE", "lock:"+l.name, 30000)
+	_, err = conn.Do("EXEC")
+	return err
+}
+
 // garyburd/redigo, in a goroutine.
 func garyburdWatchdog(c garyburd.Conn, key string) {
 	token := newToken()
