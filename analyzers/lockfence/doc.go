@@ -26,7 +26,10 @@
 //     the write's own position in the message, and a fence passed to
 //     the parameter that reaches the write fences it. SQL wrappers that
 //     take the statement as a parameter (exec(ctx, q, args...)) are read
-//     at the call that passes the text.
+//     at the call that passes the text. The callback passed to safelock's
+//     Locker.Do, or to a project's own wrapper that runs a func parameter
+//     while it holds a lock (WithLock(ctx, key, fn), in any package), is
+//     a critical section too.
 //     Locks are raw SET NX locks that are also released somewhere, and
 //     safelock, redsync, bsm/redislock and rueidislock locks. Only
 //     safelock issues a fence; with the others the message says to move

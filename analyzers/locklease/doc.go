@@ -31,6 +31,10 @@
 //     returned context — cancelled when the lock is lost — is assigned to
 //     "_" while the section keeps using the parent context.
 //
+// The callback passed to a project's own lock wrapper (a function that
+// runs a func parameter while it holds a lock, in any package) is
+// checked against the wrapper's TTL.
+//
 // Not reported: sections whose lock handle is passed to another function
 // (it may be renewed or watched there); sections that watch Done, Err,
 // Valid or the lock's context; TTLs or waits that are not constants.

@@ -16,7 +16,11 @@
 //     means "not acquired".
 //
 // For safelock's Locker.Do the section is the callback's body (a literal,
-// or a function or method of the package passed by name).
+// or a function or method of the package passed by name). The same holds
+// for the project's own wrappers: a function whose section calls one of
+// its func parameters (WithLock(ctx, key, fn)) exports a [WrapperFact],
+// and the function passed there, in this package or an importing one,
+// is a section of the wrapper's lock.
 //
 // Guarantee: a node is in a section only when the lock is certainly held
 // there as far as the function shows; code after a release, on a failure
@@ -56,6 +60,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:              run,
 	RunDespiteErrors: true,
 	ResultType:       reflect.TypeFor[*Result](),
+	FactTypes:        []analysis.Fact{new(WrapperFact)},
 }
 
 // Result lists the sections of a package.
@@ -176,13 +181,13 @@ func (s *Section) TTLValue(info *types.Info, defs *keyexpr.Defs) (time.Duration,
 func run(pass *analysis.Pass) (any, error) {
 	lc := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	res := &Result{Lifecycle: lc}
-	if len(lc.Locks) == 0 && !locklib.ImportsLib(pass.Pkg) {
+	if len(lc.Locks) == 0 && !locklib.ImportsLib(pass.Pkg) && !importsWrappers(pass) {
 		return res, nil
 	}
 	b := &builder{
 		pass: pass, lc: lc, cfgs: map[ast.Node]*cfg.CFG{},
 		defs: keyexpr.NewDefs(pass.TypesInfo, pass.Files), parent: map[ast.Node]ast.Node{},
-		declOf: map[*types.Func]*ast.FuncDecl{},
+		declOf: map[*types.Func]*ast.FuncDecl{}, wrappers: map[*types.Func]*WrapperFact{},
 	}
 	res.Defs = b.defs
 	b.fields = NewFields(pass.TypesInfo, pass.Files)
@@ -190,6 +195,8 @@ func run(pass *analysis.Pass) (any, error) {
 	b.index()
 	b.rawSections()
 	b.libSections()
+	b.exportWrappers()
+	b.wrapperSections()
 	res.Sections = b.sections
 	return res, nil
 }
@@ -205,6 +212,18 @@ type builder struct {
 	decls    []*ast.FuncDecl
 	libCalls []*locklib.Call
 	sections []*Section
+	wrappers map[*types.Func]*WrapperFact // this package's lock wrappers
+}
+
+// importsWrappers reports whether an imported package exports a lock
+// wrapper (its function literals may be sections here).
+func importsWrappers(pass *analysis.Pass) bool {
+	for _, f := range pass.AllObjectFacts() {
+		if _, ok := f.Fact.(*WrapperFact); ok && f.Object.Pkg() != pass.Pkg {
+			return true
+		}
+	}
+	return false
 }
 
 // index records parents, declarations and library calls.

@@ -26,3 +26,13 @@ func (l *Locker) Grab(ctx context.Context, name string) (bool, error) {
 func (l *Locker) Drop(ctx context.Context, name string) error {
 	return l.rdb.Del(ctx, key(name)).Err()
 }
+
+// WithLock runs fn while it holds the lock named name.
+func (l *Locker) WithLock(ctx context.Context, name string, fn func() error) error {
+	ok, err := l.Grab(ctx, name)
+	if err != nil || !ok {
+		return err
+	}
+	defer l.Drop(ctx, name)
+	return fn()
+}

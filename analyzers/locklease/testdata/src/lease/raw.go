@@ -89,3 +89,22 @@ func renewed(ctx context.Context, token string) {
 	}()
 	time.Sleep(time.Minute)
 }
+
+// withLock runs fn under a 2s lock; the callbacks passed to it are
+// sections.
+func withLock(ctx context.Context, key string, fn func()) {
+	if !rdb.SetNX(ctx, key, "t", 2*time.Second).Val() {
+		return
+	}
+	defer rdb.Del(ctx, key)
+	fn()
+}
+
+func useWrapper(ctx context.Context) {
+	withLock(ctx, "lock:wrapped", func() {
+		time.Sleep(5 * time.Second) // want `time.Sleep\(5s\) can outlive lock "lock:wrapped" \(SET NX in lease.withLock\): the lock's TTL is 2s`
+	})
+	withLock(ctx, "lock:wrapped", func() {
+		time.Sleep(time.Second)
+	})
+}
