@@ -111,7 +111,7 @@ func run(pass *analysis.Pass) (any, error) {
 					keyName(pass, l, acq), describe(w), consequence(w.k)),
 				Related: []analysis.RelatedInformation{{Pos: use.Pos(), End: use.Call.End(), Message: use.Command + " of the lock here"}},
 			}
-			if w.at != nil && (w.at.Pos() < acq.In.Decl.Pos() || w.at.Pos() >= acq.In.Decl.End()) {
+			if w.at != nil && (acq.In.Decl == nil || w.at.Pos() < acq.In.Decl.Pos() || w.at.Pos() >= acq.In.Decl.End()) {
 				d.Related = append([]analysis.RelatedInformation{{Pos: w.at.Pos(), End: w.at.End(), Message: "the value is made here"}}, d.Related...)
 			}
 			d.SuggestedFixes = tokenFix(pass, l, acq, v)
