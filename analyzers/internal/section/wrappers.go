@@ -38,6 +38,9 @@ func (f *WrapperFact) String() string {
 // calls one of its func parameters.
 func (b *builder) exportWrappers() {
 	info := b.pass.TypesInfo
+	if locklib.IsLibPath(b.pass.Pkg.Path()) {
+		return // the libraries' own Do is modelled by locklib
+	}
 	for _, s := range b.sections {
 		fd, ok := s.Func.(*ast.FuncDecl)
 		if !ok || s.Lock.Call != nil && s.Lock.Call.Fn != nil {
@@ -101,7 +104,7 @@ func (b *builder) wrapperSections() {
 					f = nil
 				}
 			}
-			if f == nil || f.Param >= len(call.Args) {
+			if f == nil || f.Param >= len(call.Args) || locklib.Classify(info, call) != nil {
 				return true
 			}
 			var body ast.Node
