@@ -304,19 +304,21 @@ func tokenAt(pass *analysis.Pass, l *lifecycle.Lock, op *lifecycle.Op, needStrin
 
 func tokenFrom(pass *analysis.Pass, acq, op *lifecycle.Op, needString bool) string {
 	v := acq.Value
-	if v == nil || acq.Via != nil {
+	if v == nil {
 		return ""
 	}
-	tv, ok := pass.TypesInfo.Types[v]
-	if !ok || tv.Value != nil {
+	if tv, ok := pass.TypesInfo.Types[v]; ok && tv.Value != nil {
 		return "" // a constant is no token (lockvalue reports it)
 	}
-	if needString && !types.AssignableTo(tv.Type, types.Typ[types.String]) {
+	t := pass.TypesInfo.TypeOf(v)
+	if t == nil || needString && !types.AssignableTo(t, types.Typ[types.String]) {
 		return ""
 	}
 	switch v := ast.Unparen(v).(type) {
 	case *ast.Ident:
-		obj, ok := pass.TypesInfo.Uses[v].(*types.Var)
+		// A variable, or tok in tok, ok := helper(...) for a helper that
+		// returns the token it stored.
+		obj, ok := pass.TypesInfo.ObjectOf(v).(*types.Var)
 		if !ok || acq.In.Decl != op.In.Decl || fixes.Visible(pass, op.Pos(), v.Name) != obj || reassigned(pass, op.In.Decl, obj) {
 			return ""
 		}

@@ -80,7 +80,9 @@ func run(pass *analysis.Pass) (any, error) {
 			continue // an NX marker never released or renewed, or a cache fill nobody checks: not a lock
 		}
 		for _, acq := range l.Acquires {
-			if acq.Value == nil && acq.Via != nil {
+			if acq.Via != nil && !isArg(acq.Call, acq.Value) {
+				// The helper made the value (and may return it): judge
+				// the helper's own acquire, once.
 				viaHelper = append(viaHelper, acq)
 				continue
 			}
@@ -124,6 +126,16 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	exportFacts(pass, t, helpers, reported)
 	return nil, nil
+}
+
+// isArg reports whether e is one of call's arguments.
+func isArg(call *ast.CallExpr, e ast.Expr) bool {
+	for _, a := range call.Args {
+		if a == e {
+			return e != nil
+		}
+	}
+	return false
 }
 
 // valueOf returns the expression an acquire stores, or nil. For a script

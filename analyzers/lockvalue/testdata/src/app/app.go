@@ -51,7 +51,7 @@ func (s *Service) RunSafely(ctx context.Context, id string) error {
 
 // The helper stores a constant of its own.
 func (s *Service) Sync(ctx context.Context, id string) {
-	if !lockhelp.Lock(ctx, s.rdb, "lock:sync:"+id) { // want `lock "lock:sync:" \+ id is acquired with SET NX \(in lockhelp.Lock at lock.go:14\), which stores the constant "locked" as its value`
+	if !lockhelp.Lock(ctx, s.rdb, "lock:sync:"+id) { // want `lock "lock:sync:" \+ id is acquired with SET NX \(in lockhelp.Lock at lock.go:15\), which stores the constant "locked" as its value`
 		return
 	}
 	defer lockhelp.Unlock(ctx, s.rdb, "lock:sync:"+id)
@@ -64,4 +64,14 @@ func (s *Service) SyncSafely(ctx context.Context, id string) {
 		return
 	}
 	defer lockhelp.Unlock(ctx, s.rdb, "lock:sync2:"+id)
+}
+
+// The helper returns the timestamp it stored: reported once, at the call.
+func (s *Service) Obtain(ctx context.Context, id string) {
+	tok, ok := lockhelp.Obtain(ctx, s.rdb, "lock:obtain:"+id) // want `lock "lock:obtain:" \+ id is acquired with SET NX \(in lockhelp.Obtain at lock.go:\d+\), which stores a timestamp as its value`
+	if !ok {
+		return
+	}
+	_ = tok
+	defer lockhelp.Unlock(ctx, s.rdb, "lock:obtain:"+id)
 }
