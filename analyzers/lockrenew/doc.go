@@ -71,7 +71,9 @@
 // # Fix
 //
 // When the holder's token is in scope at the renewal (a variable of the
-// acquiring function, or a field of the receiver that the acquire stored),
+// acquiring function, tok in tok, ok := obtain(...) for a helper that
+// returns the token it stored, or a field of the receiver that the
+// acquire stored),
 // the suggested fix rewrites go-redis v9 Expire/PExpire into
 // safelock.RenewKey(ctx, rdb, key, token, ttl), keeping the result shape:
 // Result() becomes the call itself, an assigned Err() becomes "_, err :=",
