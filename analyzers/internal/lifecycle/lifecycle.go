@@ -7,7 +7,6 @@ import (
 	"go/types"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"sort"
 	"strings"
 
@@ -686,37 +685,41 @@ func (b *builder) joinLocks() {
 			all = append(all, located{op, fd})
 		}
 	}
-	var acqFD []*ast.FuncDecl // function of each lock's first acquire
 	fdOf := map[*Op]*ast.FuncDecl{}
+	byShape := map[string][]*Lock{} // keys that are Same always share a shape
 	for _, a := range all {
 		if a.op.Kind != Acquire {
 			continue
 		}
 		fdOf[a.op] = a.fd
-		joined := false
-		for i, l := range b.locks {
-			if keyexpr.Same(l.Acquires[0].Key, a.op.Key, acqFD[i] == a.fd) {
-				l.Acquires = append(l.Acquires, a.op)
-				a.op.lock = l
-				joined = true
+		var lock *Lock
+		for _, l := range byShape[a.op.Key.Shape] {
+			first := l.Acquires[0]
+			if keyexpr.Same(first.Key, a.op.Key, fdOf[first] == a.fd) {
+				lock = l
 				break
 			}
 		}
-		if !joined {
-			l := &Lock{Key: a.op.Key, Acquires: []*Op{a.op}}
-			a.op.lock = l
-			b.locks = append(b.locks, l)
-			acqFD = append(acqFD, a.fd)
+		if lock == nil {
+			lock = &Lock{Key: a.op.Key}
+			b.locks = append(b.locks, lock)
+			byShape[a.op.Key.Shape] = append(byShape[a.op.Key.Shape], lock)
 		}
+		lock.Acquires = append(lock.Acquires, a.op)
+		a.op.lock = lock
 	}
 	// A key stored in a struct field next to the acquire (return
 	// &Lease{key: key}) names the lock wherever that field is used.
-	aliases := map[*Lock][]string{}
-	for _, st := range b.fieldStores() {
-		for _, l := range b.locks {
+	aliases := map[string][]*Lock{}
+	var stores []fieldStore
+	if len(b.locks) > 0 {
+		stores = b.fieldStores()
+	}
+	for _, st := range stores {
+		for _, l := range byShape[st.value.Shape] {
 			for _, acq := range l.Acquires {
 				if keyexpr.Same(acq.Key, st.value, fdOf[acq] == st.fd) {
-					aliases[l] = append(aliases[l], st.field.Exact)
+					aliases[st.field.Exact] = append(aliases[st.field.Exact], l)
 					break
 				}
 			}
@@ -726,16 +729,32 @@ func (b *builder) joinLocks() {
 		if a.op.Kind == Acquire {
 			continue
 		}
-		for i, l := range b.locks {
-			if b.sameKey(l, acqFD[i], a.op, a.fd) || slices.Contains(aliases[l], a.op.Key.Exact) {
-				l.Ops = append(l.Ops, a.op)
-				a.op.lock = l
-				break
+		var lock *Lock
+	find:
+		for _, l := range byShape[a.op.Key.Shape] {
+			for _, acq := range l.Acquires {
+				if keyexpr.Same(acq.Key, a.op.Key, fdOf[acq] == a.fd) {
+					lock = l
+					break find
+				}
 			}
+		}
+		if lock == nil && len(aliases[a.op.Key.Exact]) > 0 {
+			lock = aliases[a.op.Key.Exact][0]
+		}
+		if lock != nil {
+			lock.Ops = append(lock.Ops, a.op)
+			a.op.lock = lock
 		}
 	}
 	b.joinByParam(all)
 	b.judgeLocalHelpers(all)
+}
+
+// located is an op with its function.
+type located struct {
+	op *Op
+	fd *ast.FuncDecl
 }
 
 // fieldStore is a value stored into a struct field in a function.
@@ -815,21 +834,6 @@ func (b *builder) judgeLocalHelpers(all []located) {
 // there: tests delete and overwrite lock keys on purpose to set up cases.
 func IsTestFile(fset *token.FileSet, pos token.Pos) bool {
 	return strings.HasSuffix(fset.Position(pos).Filename, "_test.go")
-}
-
-// located is an op with its function.
-type located struct {
-	op *Op
-	fd *ast.FuncDecl
-}
-
-func (b *builder) sameKey(l *Lock, lfd *ast.FuncDecl, op *Op, fd *ast.FuncDecl) bool {
-	for _, acq := range l.Acquires {
-		if keyexpr.Same(acq.Key, op.Key, lfd == fd && acq == l.Acquires[0]) {
-			return true
-		}
-	}
-	return false
 }
 
 // joinByParam joins a lock API whose functions take the key as a
