@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"slices"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Workload names.
@@ -233,10 +235,10 @@ func Run(ctx context.Context, t *Target, impls []Factory, cfg Config, prog Progr
 		err = r.safety(ctx, rep, lockers)
 	}
 	rep.Pauses = pd.stop().Op()
+	r.cleanup(ctx) // also after an interrupted run
 	if err != nil {
 		return nil, t.scrub(err)
 	}
-	r.cleanup(ctx)
 	rep.Sources[0].Duration = int64(time.Since(start))
 	rep.Advice = Advise(rep)
 	if prog != nil {
@@ -245,29 +247,34 @@ func Run(ctx context.Context, t *Target, impls []Factory, cfg Config, prog Progr
 	return rep, nil
 }
 
-// cleanup deletes the run's keys that are left (naive locks after a crash
-// of the run, fence counters). Best effort: a failure only leaves keys
-// that carry the run's prefix.
+// cleanup deletes the keys the run left: resources, fence records (which
+// never expire), plain SET keys, locks of an interrupted run. It scans every
+// node (every primary of a cluster) and deletes key by key, so it also works
+// where keys live in different slots. Best effort: a failure only leaves
+// keys that carry the run's prefix.
 func (r *runner) cleanup(ctx context.Context) {
-	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	if len(r.t.Clients) != 1 || r.t.Kind == KindCluster {
-		return
-	}
-	c := r.t.Client()
-	var keys []string
-	// The run's own keys, and the fence records safelock/fence keeps
-	// beside the safety workload's resources.
-	for _, pattern := range []string{r.prefix + "*", "safelock:fenced:{" + r.prefix + "*"} {
-		iter := c.Scan(cctx, 0, pattern, 1000).Iterator()
-		for iter.Next(cctx) {
-			keys = append(keys, iter.Val())
+	// safelock keeps fence counters ("safelock:fence:{key}") and
+	// safelock/fence its records ("safelock:fenced:{key}"); both outlive
+	// the locks on purpose.
+	patterns := []string{r.prefix + "*", "safelock:*{" + r.prefix + "*"}
+	clean := func(ctx context.Context, c *redis.Client) error {
+		for _, pattern := range patterns {
+			iter := c.Scan(ctx, 0, pattern, 1000).Iterator()
+			for iter.Next(ctx) {
+				_ = c.Del(ctx, iter.Val()).Err()
+			}
 		}
+		return nil
 	}
-	for len(keys) > 0 {
-		n := min(len(keys), 500)
-		_ = c.Del(cctx, keys[:n]...).Err()
-		keys = keys[n:]
+	for _, c := range r.t.Clients {
+		switch c := c.(type) {
+		case *redis.ClusterClient:
+			_ = c.ForEachMaster(cctx, clean)
+		case *redis.Client:
+			_ = clean(cctx, c)
+		}
 	}
 }
 

@@ -152,6 +152,20 @@ func TestLatencyOnRedisServer(t *testing.T) {
 	if rep.Advice == nil || rep.Advice.TTL <= 0 || rep.Advice.RenewEvery != rep.Advice.TTL/3 {
 		t.Errorf("advice: %+v", rep.Advice)
 	}
+	wantClean(t, srv)
+}
+
+// wantClean checks that a run left no keys behind on srv.
+func wantClean(t *testing.T, srv *redistest.Server) {
+	t.Helper()
+	ctx := context.Background()
+	keys, err := srv.Client().Keys(ctx, "*").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keys) > 0 {
+		t.Errorf("the run left %d keys, e.g. %q", len(keys), keys[0])
+	}
 }
 
 func TestSafetyOnRedisServer(t *testing.T) {
@@ -186,6 +200,7 @@ func TestSafetyOnRedisServer(t *testing.T) {
 	if fenced.StaleRejected == 0 {
 		t.Errorf("safelock with the fence enforced: no stale write was even attempted, so zero accepted proves nothing (%+v)", fenced)
 	}
+	wantClean(t, srv)
 }
 
 func TestRedlockSkipsSingleNodeLibraries(t *testing.T) {
