@@ -3,6 +3,7 @@ package stores
 import (
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/locklib"
 	"github.com/locklint/locklint/analyzers/internal/section"
 )
 
@@ -33,7 +35,32 @@ var Analyzer = &analysis.Analyzer{
 	Run:              run,
 	RunDespiteErrors: true,
 	ResultType:       reflect.TypeFor[*Result](),
-	FactTypes:        []analysis.Fact{new(WriteFact)},
+	FactTypes:        []analysis.Fact{new(WriteFact), new(PackageFact)},
+}
+
+// PackageFact marks a package with write summaries; packages that import
+// no store and no such package are skipped.
+type PackageFact struct{}
+
+func (*PackageFact) AFact() {}
+
+func (*PackageFact) String() string { return "writes to stores" }
+
+// storePaths are the packages whose calls are writes.
+var storePaths = map[string]bool{
+	"database/sql": true, "github.com/jmoiron/sqlx": true, "gorm.io/gorm": true,
+	"github.com/jinzhu/gorm": true, "os": true, locklib.FencePath: true,
+}
+
+// relevant reports whether the package imports a store or a package
+// with write summaries.
+func relevant(pass *analysis.Pass) bool {
+	for _, imp := range pass.Pkg.Imports() {
+		if storePaths[imp.Path()] || pass.ImportPackageFact(imp, new(PackageFact)) {
+			return true
+		}
+	}
+	return false
 }
 
 // WriteFact lists the writes a function makes.
@@ -157,6 +184,12 @@ func resolveQuery(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, fw *
 
 func run(pass *analysis.Pass) (any, error) {
 	info := pass.TypesInfo
+	if inGOROOT(pass) || !relevant(pass) {
+		// The standard library's own writes (os, database/sql) are
+		// recognised directly; summarising its thousands of functions
+		// would cost more than the rest of locklint.
+		return &Result{Calls: map[*ast.CallExpr][]FactWrite{}}, nil
+	}
 	defs := keyexpr.NewDefs(info, pass.Files)
 	res := &Result{Calls: map[*ast.CallExpr][]FactWrite{}, defs: defs}
 	var decls []*ast.FuncDecl
@@ -222,6 +255,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for fn, f := range local {
 		pass.ExportObjectFact(fn, f)
+	}
+	if len(local) > 0 {
+		pass.ExportPackageFact(new(PackageFact))
 	}
 	for _, fd := range decls {
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -360,4 +396,14 @@ func anyReaches(f *section.Flow, values []ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+var goroot = filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
+
+// inGOROOT reports whether the package's files are in the standard library.
+func inGOROOT(pass *analysis.Pass) bool {
+	if len(pass.Files) == 0 || build.Default.GOROOT == "" {
+		return false
+	}
+	return strings.HasPrefix(pass.Fset.Position(pass.Files[0].Pos()).Filename, goroot)
 }
