@@ -31,7 +31,7 @@ func helperAcquires(pass *analysis.Pass, t *tracer, res *lifecycle.Result) map[*
 			if op.Kind != lifecycle.Acquire || !op.Direct() || !op.Key.HasParams() {
 				continue
 			}
-			v := valueOf(op)
+			v := valueOf(pass, op)
 			if v == nil || res.Env(fd).Of(v).HasParams() {
 				continue // the caller's value: judged at the caller
 			}

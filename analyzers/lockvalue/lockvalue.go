@@ -15,6 +15,7 @@ import (
 	"github.com/locklint/locklint/analyzers/internal/docs"
 	"github.com/locklint/locklint/analyzers/internal/fixes"
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
 )
 
 //go:embed doc.go
@@ -86,7 +87,7 @@ func run(pass *analysis.Pass) (any, error) {
 				viaHelper = append(viaHelper, acq)
 				continue
 			}
-			v := valueOf(acq)
+			v := valueOf(pass, acq)
 			if v == nil || seen[v] { // Judged does not apply: a helper cannot judge a value its caller passes
 				continue
 			}
@@ -141,7 +142,7 @@ func isArg(call *ast.CallExpr, e ast.Expr) bool {
 // valueOf returns the expression an acquire stores, or nil. For a script
 // the value is an ARGV expression, trusted only when the script's SET NX
 // stores ARGV[1].
-func valueOf(acq *lifecycle.Op) ast.Expr {
+func valueOf(pass *analysis.Pass, acq *lifecycle.Op) ast.Expr {
 	if acq.Value == nil {
 		return nil
 	}
@@ -153,6 +154,15 @@ func valueOf(acq *lifecycle.Op) ast.Expr {
 			}
 		}
 		if cmd.Script == nil || n == 0 || cmd.Script.SetValueArg(n) != 1 || len(cmd.ScriptArgs) == 0 || cmd.ScriptArgs[0] != acq.Value {
+			return nil
+		}
+		// go-redis flattens a slice argument: Eval(src, keys, []string{v, ttl}).
+		if lit, ok := ast.Unparen(acq.Value).(*ast.CompositeLit); ok && cmd.Client == redismodel.GoRedis && len(cmd.ScriptArgs) == 1 {
+			if _, isSlice := typeOf(pass.TypesInfo, lit).Underlying().(*types.Slice); isSlice && len(lit.Elts) > 0 {
+				if _, kv := lit.Elts[0].(*ast.KeyValueExpr); !kv {
+					return lit.Elts[0]
+				}
+			}
 			return nil
 		}
 	}

@@ -39,3 +39,21 @@ func doRaw(ctx context.Context, c *redisv8.Client, key string) {
 	}
 	c.Do(ctx, "del", key)
 }
+
+const reentrant = `if redis.call("GET", KEYS[1]) == ARGV[1] then
+	return redis.call("SET", KEYS[1], ARGV[1], "EX", ARGV[2])
+end
+return redis.call("SET", KEYS[1], ARGV[1], "NX", "EX", ARGV[2])`
+
+const unlockScript = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`
+
+// go-redis v6 flattens the ARGV slice: ARGV[1] is its first element.
+func v6Script(c *redisv6.Client, key string) (bool, error) {
+	host, _ := os.Hostname()
+	resp, err := c.Eval(reentrant, []string{key}, []string{host, "30"}).Result() // want `lock key stores the hostname as its value`
+	if err != nil || resp == nil {
+		return false, err
+	}
+	c.Eval(unlockScript, []string{key}, []string{host})
+	return true, nil
+}
