@@ -5,8 +5,8 @@
 //
 // [New] wraps a plain, failover or cluster client. [Locker.TryAcquire]
 // makes one attempt in one round trip: [AcquireScript] sets the key to a
-// random token with NX and PX, and increments a fence counter, in one atomic
-// step. The counter lives at "safelock:fence:{key}" (or, when the key has a
+// random token with NX and PX, and issues a fence from a counter, in one
+// atomic step. The counter lives at "safelock:fence:{key}" (or, when the key has a
 // {hash tag}, under that tag), in the key's hash slot, so the script runs on
 // Redis Cluster. [Locker.Acquire] waits: every release PUBLISHes on a
 // channel named after the key and waiters retry at once; between wake-ups
@@ -50,9 +50,25 @@
 // received the acquire hands the lock to a second owner. [WithReplicaAck]
 // pipelines WAIT after the acquire and fails unless enough replicas have
 // the key; that narrows the window but does not close it (WAIT does not make
-// Redis strongly consistent). Fences are strictly increasing per key as long
-// as the counter key survives: counters never expire (one small key per lock
-// name) and a failover that loses an increment can issue a fence twice.
+// Redis strongly consistent).
+//
+// # Fences
+//
+// A fence is max(counter + 1, server TIME in microseconds), stored back in
+// the counter, so fences are large numbers (about 1.8e15 in 2026), not
+// 1, 2, 3; they fit int64 exactly and stay below 2^53 (exact in Lua)
+// until the year 2255. On one server they are strictly increasing per key
+// (counters never expire: one small key per lock name). When the counter
+// is lost with the data (a restart without persistence, a failover to a
+// replica that missed the last write), the next fence still exceeds every
+// fence issued before, as long as the clock of the server that issues it
+// has not gone back (or, after a failover, does not run behind the old
+// primary's) by more than the time since those fences were issued. The
+// lock itself can still be granted twice in those events; the fence is
+// what lets the resource tell the later holder. A clock set far ahead
+// moves the counter with it, and fences then count up from there.
+// On Redis Cluster each key's counter lives with its slot, so this holds
+// per key across the slot's failovers.
 //
 // # Fairness
 //
@@ -76,14 +92,17 @@
 // plus the ttl minus the drift allowance, so the time the attempt took
 // counts against it; a failed attempt is released on every node; renew
 // and release need a majority. The fence of a Redlock lease is the highest
-// per-node counter among the granting majority, and before returning, the
-// lease lifts the counters of those nodes to it (a second round trip). Any
-// later majority shares a node with this one, so its fence is higher, as
-// long as nodes keep their counters (persistence with fsync, no restart
-// that loses writes) and clocks drift within the allowance. Redlock is not
-// a consensus system: with those assumptions broken, two leases can
-// overlap and fences can repeat, which is why the fence check at the
-// resource still matters.
+// fence among the granting majority, and before returning, the lease lifts
+// the counters of those nodes to it (a second round trip). Any later
+// majority shares a node with this one, so its fence is higher. When nodes
+// lose their counters (a restart that loses writes), their fences come
+// from their clocks, and a later fence is still higher as long as no
+// node's clock runs behind the fastest clock of an earlier grant by more
+// than the time between the two grants. Redlock is not a consensus system:
+// nodes that restart empty can let two leases overlap, which is why the
+// fence check at the resource matters; a fence issued twice (the clock
+// assumption broken) is caught by the fence helpers' rule that an equal
+// fence writes only with its own grant's token.
 //
 // # Other clients
 //

@@ -39,7 +39,9 @@ func Example() {
 		return
 	}
 	// Pass the fence with every write; the resource rejects lower ones.
-	fmt.Println("fence", lease.Fence())
+	// Fences are large numbers (the server's clock in µs, or one more
+	// than the last fence of the key), not 1, 2, 3.
+	fmt.Println("fence above 10^15:", lease.Fence() > 1e15)
 
 	_, err = locker.TryAcquire(ctx, "report:daily", 10*time.Second)
 	fmt.Println("second try:", err)
@@ -49,7 +51,7 @@ func Example() {
 	}
 	fmt.Println("released:", lease.Err())
 	// Output:
-	// fence 1
+	// fence above 10^15: true
 	// second try: safelock: not acquired
 	// released: safelock: lease released
 }
@@ -60,11 +62,13 @@ func ExampleLocker_Do() {
 	locker := safelock.New(client)
 	defer func() { _ = locker.Close() }()
 
+	var last int64
 	for range 2 {
 		err := locker.Do(context.Background(), "invoice:42", 5*time.Second,
 			func(ctx context.Context, lease *safelock.Lease) error {
 				// ctx ends if the lease is lost; stop writing then.
-				fmt.Println("working with fence", lease.Fence())
+				fmt.Println("working; fence above the last one:", lease.Fence() > last)
+				last = lease.Fence()
 				return ctx.Err()
 			})
 		if err != nil {
@@ -72,8 +76,8 @@ func ExampleLocker_Do() {
 		}
 	}
 	// Output:
-	// working with fence 1
-	// working with fence 2
+	// working; fence above the last one: true
+	// working; fence above the last one: true
 }
 
 func ExampleLocker_Acquire() {
@@ -97,8 +101,8 @@ func ExampleLocker_Acquire() {
 		return
 	}
 	defer func() { _ = second.Release(ctx) }()
-	fmt.Println("acquired after release, fence", second.Fence())
-	// Output: acquired after release, fence 2
+	fmt.Println("acquired after release, fence above the first:", second.Fence() > first.Fence())
+	// Output: acquired after release, fence above the first: true
 }
 
 func ExampleLease_Done() {
@@ -161,9 +165,9 @@ func ExampleNewRedlock() {
 		return
 	}
 	// The fence is the highest counter among the granting majority.
-	fmt.Println("fence", lease.Fence())
+	fmt.Println("fence issued:", lease.Fence() > 0)
 	fmt.Println("release:", lease.Release(ctx))
 	// Output:
-	// fence 1
+	// fence issued: true
 	// release: <nil>
 }

@@ -46,9 +46,11 @@ func (l *Lease) Key() string { return l.keys.lock }
 func (l *Lease) Token() string { return l.token }
 
 // Fence returns the fencing token: strictly greater than the fence of
-// every earlier lease on the same key (on one node; see the package
-// documentation for Redlock). Pass it to the protected resource and let it
-// reject writes with a lower fence than one it has seen.
+// every earlier lease on the same key, also after Redis lost the counter
+// as long as its clock did not go back (see the package documentation,
+// also for Redlock). It is a large number (the server's time in µs or
+// above), not 1, 2, 3. Pass it to the protected resource and let it
+// refuse writes with a lower fence than one it has accepted.
 func (l *Lease) Fence() int64 { return l.fence }
 
 // Done is closed when the lease is released or lost; at the latest by the

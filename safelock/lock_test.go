@@ -17,12 +17,20 @@ import (
 func TestTryAcquireReleaseRenew(t *testing.T) {
 	l, c := startLocker(t)
 	ctx := testCtx(t)
+	before := c.Time(ctx).Val().UnixMicro()
 	a, err := l.TryAcquire(ctx, "job", time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.Get(ctx, "job").Val(); got != a.Token() || a.Key() != "job" || a.Fence() != 1 {
-		t.Fatalf("key holds %q, lease token %q key %q fence %d", got, a.Token(), a.Key(), a.Fence())
+	after := c.Time(ctx).Val().UnixMicro()
+	if got := c.Get(ctx, "job").Val(); got != a.Token() || a.Key() != "job" {
+		t.Fatalf("key holds %q, lease token %q key %q", got, a.Token(), a.Key())
+	}
+	// The first fence of a key is the server's time in microseconds, and
+	// the counter holds it.
+	ks, _ := lockKeys("job")
+	if counter, _ := c.Get(ctx, ks.fence).Int64(); a.Fence() < before || a.Fence() > after || counter != a.Fence() {
+		t.Fatalf("first fence %d, want the server time in µs within [%d, %d], stored in the counter (%d)", a.Fence(), before, after, counter)
 	}
 	if _, err := l.TryAcquire(ctx, "job", time.Minute); !errors.Is(err, ErrNotAcquired) {
 		t.Fatalf("second TryAcquire: %v, want ErrNotAcquired", err)

@@ -102,17 +102,19 @@ func TestRedlockMinorityReleased(t *testing.T) {
 
 // TestRedlockFence: per-node counters that disagree still give a fence
 // above every fence issued before, because each lease lifts the counters
-// of its granting majority to its own fence.
+// of its granting majority to its own fence. The counters are set above
+// the servers' clocks (in µs), so that the fences come from them.
 func TestRedlockFence(t *testing.T) {
 	l, _, cs := startRedlock(t, 3)
 	ctx := testCtx(t)
 	ks, _ := lockKeys("f")
-	for i, v := range []int{10, 5, 5} {
+	const base = 1 << 52 // µs since 1970: the year 2112
+	for i, v := range []int64{base + 10, base + 5, base + 5} {
 		if err := cs[i].Set(ctx, ks.fence, v, 0).Err(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// Node 2 is held by someone else: nodes 0 and 1 grant, fence 11.
+	// Node 2 is held by someone else: nodes 0 and 1 grant, fence base+11.
 	if err := cs[2].Set(ctx, "f", "other", time.Minute).Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -120,14 +122,14 @@ func TestRedlockFence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Fence() != 11 {
-		t.Fatalf("fence %d, want 11 (max of 11, 6)", a.Fence())
+	if a.Fence() != base+11 {
+		t.Fatalf("fence base%+d, want base+11 (max of base+11, base+6)", a.Fence()-base)
 	}
-	if got, _ := cs[1].Get(ctx, ks.fence).Int64(); got != 11 {
-		t.Fatalf("node 1 counter %d, want lifted to 11", got)
+	if got, _ := cs[1].Get(ctx, ks.fence).Int64(); got != base+11 {
+		t.Fatalf("node 1 counter base%+d, want lifted to base+11", got-base)
 	}
 	// A holder that never releases: its keys expire. The next majority
-	// (nodes 1 and 2) must issue a higher fence than 11.
+	// (nodes 1 and 2) must issue a higher fence than base+11.
 	for _, c := range cs {
 		if err := c.Del(ctx, "f").Err(); err != nil {
 			t.Fatal(err)

@@ -68,8 +68,9 @@ func TestDo(t *testing.T) {
 		}
 		return nil
 	})
-	if err != nil || fence != 1 {
-		t.Fatalf("Do: %v, fence %d", err, fence)
+	ks, _ := lockKeys("do")
+	if counter, _ := c.Get(ctx, ks.fence).Int64(); err != nil || fence == 0 || fence != counter {
+		t.Fatalf("Do: %v, fence %d, counter %d", err, fence, counter)
 	}
 	if c.Exists(ctx, "do").Val() != 0 {
 		t.Fatal("Do left the key behind")

@@ -11,17 +11,44 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
+// nextFenceLua defines nextFence(counter), which issues a fence: one more
+// than the counter, or the server's TIME in microseconds when that is
+// higher, and stores it back in the counter. Fences from one counter are
+// strictly increasing; and when the counter is lost (a restart without
+// persistence, a failover to a replica that missed the last write), the
+// next fence still exceeds every fence issued before, as long as the
+// server's clock has not gone back by more than the time since they were
+// issued. The time is compared as a digit string (length first), so the
+// counter needs no floating-point arithmetic; microseconds stay below 2^53
+// (exact in Lua numbers) until the year 2255.
+const nextFenceLua = `local function nextFence(counter)
+  local t = redis.call('TIME')
+  local now = t[1] .. string.format('%06d', tonumber(t[2]))
+  local c = redis.call('GET', counter)
+  if c and (#c > #now or (#c == #now and c >= now)) then
+    return redis.call('INCR', counter)
+  end
+  redis.call('SET', counter, now)
+  return tonumber(now)
+end
+`
+
 // AcquireScript takes the lock and issues its fencing token in one atomic
 // step. KEYS[1] is the lock key, KEYS[2] the fence counter (it must share the
 // lock key's hash slot on Redis Cluster); ARGV[1] is the token, ARGV[2] the
-// ttl in milliseconds. It returns {1, fence, version} when the token holds
-// the lock (also when a retried call finds its own token) and {0, pttl,
-// version} otherwise; version is the server's redis.REDIS_VERSION_NUM (0
-// where the server does not say), which tells a client whether it has
-// DELEX and SET IFEQ (8.4 and later) without another round trip.
-const AcquireScript = `local v = redis.REDIS_VERSION_NUM or 0
+// ttl in milliseconds. The fence is the counter plus one, or the server's
+// TIME in microseconds when that is higher, and is stored back in the
+// counter: fences are large numbers (about 1.8e15), not 1, 2, 3, and keep
+// rising when the counter is lost with the server's data. It returns
+// {1, fence, version} when the token holds the lock (also when a retried
+// call finds its own token) and {0, pttl, version} otherwise; version is
+// the server's redis.REDIS_VERSION_NUM (0 where the server does not say),
+// which tells a client whether it has DELEX and SET IFEQ (8.4 and later)
+// without another round trip. It needs Redis 5 or later (a write after
+// TIME in a script).
+const AcquireScript = nextFenceLua + `local v = redis.REDIS_VERSION_NUM or 0
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return {1, redis.call('INCR', KEYS[2]), v}
+  return {1, nextFence(KEYS[2]), v}
 end
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -57,8 +84,9 @@ return 0
 // that waiter ttl in ms, ARGV[4] is "1" to join (or stay in) the queue when
 // the lock is not granted. The lock goes only to the head of the queue, or to
 // anyone when the queue is empty. Returns {1, fence, version, 0} or
-// {0, pttl, version, isHead}.
-const fairAcquireScript = `local v = redis.REDIS_VERSION_NUM or 0
+// {0, pttl, version, isHead}. Fences come from nextFence, as in
+// AcquireScript.
+const fairAcquireScript = nextFenceLua + `local v = redis.REDIS_VERSION_NUM or 0
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local gone = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now)
@@ -74,7 +102,7 @@ if not holder and (head == nil or head == ARGV[1]) then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   redis.call('ZREM', KEYS[3], ARGV[1])
   redis.call('ZREM', KEYS[4], ARGV[1])
-  return {1, redis.call('INCR', KEYS[2]), v, 0}
+  return {1, nextFence(KEYS[2]), v, 0}
 end
 if ARGV[4] == '1' then
   redis.call('ZADD', KEYS[3], 'NX', tonumber(t[1]) * 1000000 + tonumber(t[2]), ARGV[1])

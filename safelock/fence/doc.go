@@ -30,14 +30,14 @@
 //     lock; a fence only stops its writes. Do read-modify-write in one
 //     fenced statement, or in a transaction that begins with the fenced
 //     update.
-//   - Fences that go backwards. If the lock's Redis loses the fence counter
-//     (a restart without persistence or since the last snapshot, a failover
-//     that loses the last writes), it issues old fences again: after a
-//     redis-server restart without persistence, safelock handed out fences
-//     1, 2, 3 again where the last grant before had 3. Lower fences are
-//     refused, so writers are locked out until the counter passes the
-//     highest fence the resource has seen. Keep the counter durable
-//     (appendonly, appendfsync always) where that matters.
+//   - Fences that go backwards. safelock issues max(counter + 1, server
+//     time in µs), so a lost counter (a restart without persistence, a
+//     failover that loses the last writes) still gives a higher fence,
+//     unless the issuing server's clock went back by more than the time
+//     since the last fence. If it did, the lower fences are refused, and
+//     writers are locked out until fences pass the highest one the
+//     resource has seen. Fences from other issuers (plain INCR counters)
+//     restart at 1 when their counter is lost.
 //   - Side effects outside the resource: e-mails sent, other services
 //     called. Fence those at their own receiver, or make them idempotent.
 //
@@ -46,9 +46,11 @@
 // A write whose fence equals the recorded one is accepted only from the same
 // grant: the resource records the grant's token with its fence and compares
 // both. A plain fence <= ? would rest on every fence being issued once, and
-// it is not: in the restart above, and with Redlock when two of three nodes
-// restart empty, a second lease got fence 1 while the first, with fence 1,
-// still held the lock; both would pass <=. A plain fence < ? is safe but
+// that is not guaranteed: a plain INCR counter that restarts empty, or
+// safelock's clock-based fences on servers whose clocks went back (with
+// Redlock, two of three nodes restarted empty while the first lease still
+// held the lock), can hand a second lease the fence of one that still
+// holds the lock; both would pass <=. A plain fence < ? is safe but
 // lets a grant write a row only once, and turns a retried write whose first
 // attempt landed into a false "refused". With the token, the holder writes
 // as often as it needs and a duplicate fence from another grant is refused.
