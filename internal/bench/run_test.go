@@ -233,11 +233,17 @@ func TestClusterTarget(t *testing.T) {
 	tg := open(t, bench.Spec{Cluster: []string{strings.Join(redistest.ClusterAddrs(nodes), ",")}})
 	cfg := quick("latency")
 	cfg.Ops = 10
-	rep := run(t, tg, impls(t, "safelock", "naive", "redislock"), cfg)
+	rep := run(t, tg, adapters.All(), cfg)
+	if len(rep.Latency) != len(adapters.All()) {
+		t.Errorf("measured %d implementations on the cluster, want all %d (skipped %v)", len(rep.Latency), len(adapters.All()), rep.Skipped)
+	}
 	for _, l := range rep.Latency {
 		if l.Acquire.Count != 10 || l.Release.Count != 10 {
 			t.Errorf("%s on cluster: acquire %d release %d, errors %v %v", l.Impl, l.Acquire.Count, l.Release.Count, l.Acquire.Errors, l.Release.Errors)
 		}
+	}
+	for _, n := range nodes {
+		wantClean(t, n)
 	}
 	single := redistest.Start(t)
 	_, err := bench.Open(context.Background(), bench.Spec{Cluster: []string{single.Addr()}})
