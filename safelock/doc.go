@@ -39,9 +39,10 @@
 // long GC, a frozen VM, a slow disk) past its deadline can still write after
 // another client took the lock; no lock can prevent that. Only a fence
 // checked by the protected resource stops such a late write: pass
-// [Lease.Fence] with every write and let the resource reject fences lower
-// than the highest it has seen (package safelock/fence has helpers for SQL
-// and Redis).
+// [Lease.Fence] (and [Lease.Token]) with every write and let the resource
+// refuse a fence lower than the highest it has accepted, and an equal one
+// unless it comes from the same grant (the same token). Package
+// safelock/fence has helpers for SQL and Redis that apply this rule.
 //
 // # What Redis guarantees, and what not
 //
