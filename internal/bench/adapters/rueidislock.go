@@ -23,7 +23,7 @@ import (
 // Commands are counted by wrapping the rueidis client.
 var Rueidislock = bench.Factory{
 	Name:  "rueidislock",
-	About: "rueidislock: 2-of-3 keys, watchdog, wake-up by client-side-cache invalidation",
+	About: "rueidislock: 2-of-3 keys, watchdog, wake-up by client-side-cache invalidation (20 ms poll on the embedded server)",
 	New: func(t *bench.Target) (bench.Locker, error) {
 		if len(t.Clients) != 1 {
 			return nil, fmt.Errorf("rueidislock: %w on several independent nodes", bench.ErrUnsupported)
