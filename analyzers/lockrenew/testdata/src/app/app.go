@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"log"
 	"time"
 
 	"github.com/google/uuid"
@@ -50,6 +51,7 @@ func (s *Service) Export(ctx context.Context, id string) {
 	if !ok {
 		return
 	}
+	log.Printf("export %s locked as %s", id, tok)
 	go func() {
 		for range time.Tick(20 * time.Second) {
 			s.rdb.PExpire(ctx, "lock:export:"+id, time.Minute) // want `lock "lock:export:" \+ id is renewed with PEXPIRE without checking`
