@@ -105,6 +105,17 @@
 // assumption broken) is caught by the fence helpers' rule that an equal
 // fence writes only with its own grant's token.
 //
+// # Errors
+//
+// Errors wrap the package's sentinel errors ([ErrNotAcquired],
+// [ErrLeaseLost], ...) or, when ctx ended, ctx.Err(), so errors.Is works
+// on them. An error after ctx ended also names the last underlying error
+// when there is one ("context deadline exceeded (last error: dial tcp ...:
+// connection refused)"). go-redis itself returns only ctx.Err() when ctx
+// ends during its retries, so [New] and [NewRedlock] add a hook to a plain, failover or
+// cluster client that remembers its last failed dial (one per client,
+// whatever the number of Lockers; it changes nothing else).
+//
 // # Other clients
 //
 // Code that manages its own client and token can use [NewToken],

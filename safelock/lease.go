@@ -93,9 +93,10 @@ func (l *Lease) Release(ctx context.Context) error {
 	l.finishLocked(ErrReleased)
 	l.mu.Unlock()
 	l.waitWatchdog()
+	start := time.Now()
 	ok, err := l.locker.release(ctx, l.keys, l.token)
 	if err != nil {
-		return l.locker.wrap(ctx, "release", l.keys.lock, err)
+		return l.locker.wrap(ctx, "release", l.keys.lock, start, err)
 	}
 	if !ok {
 		return fmt.Errorf("%w: release %q: the key no longer holds this lease's token", ErrLeaseLost, l.keys.lock)
@@ -122,7 +123,7 @@ func (l *Lease) Renew(ctx context.Context, ttl time.Duration) error {
 	start := time.Now()
 	ok, err := l.locker.renew(ctx, l.keys, l.token, ttl)
 	if err != nil {
-		return l.locker.wrap(ctx, "renew", l.keys.lock, err)
+		return l.locker.wrap(ctx, "renew", l.keys.lock, start, err)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

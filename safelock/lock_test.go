@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -829,6 +830,45 @@ func waitWaiters(t testing.TB, l *Locker, channel string, n int) {
 		case <-ctx.Done():
 			t.Fatalf("%d of %d waiters registered", got, n)
 		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+// TestErrorNamesCause: when ctx ends while go-redis keeps retrying a
+// server that refuses connections, go-redis itself returns only ctx.Err();
+// safelock's error still wraps ctx.Err() and names the refusal.
+func TestErrorNamesCause(t *testing.T) {
+	srv := redistest.Start(t)
+	c := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true})
+	defer func() { _ = c.Close() }()
+	l := New(c)
+	defer func() { _ = l.Close() }()
+	l2 := New(c)
+	defer func() { _ = l2.Close() }()
+	if l2.nodes[0].dials != l.nodes[0].dials {
+		t.Fatal("a second Locker on the client added a second dial hook")
+	}
+	a, err := l.TryAcquire(testCtx(t), "cause", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Kill()
+	for _, call := range []struct {
+		name string
+		fn   func(context.Context) error
+	}{
+		{"TryAcquire", func(ctx context.Context) error { _, err := l.TryAcquire(ctx, "other", time.Minute); return err }},
+		{"Acquire", func(ctx context.Context) error { _, err := l.Acquire(ctx, "other", time.Minute); return err }},
+		{"Renew", func(ctx context.Context) error { return a.Renew(ctx, time.Minute) }},
+		{"Release", func(ctx context.Context) error { return a.Release(ctx) }},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		err := call.fn(ctx)
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "connection refused") {
+			t.Errorf("%s on a dead server with a short ctx: %v; want DeadlineExceeded and the cause (connection refused)", call.name, err)
+		} else {
+			t.Logf("%s: %v", call.name, err)
 		}
 	}
 }

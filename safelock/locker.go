@@ -130,6 +130,8 @@ type Locker struct {
 
 // New returns a Locker on client: a plain, failover or cluster client.
 // A nil client gives a Locker whose every call fails with ErrInvalid.
+// New adds a hook to the client (once per client) that remembers its last
+// failed dial, so that an error after ctx ended can name its cause.
 func New(client redis.UniversalClient, opts ...Option) *Locker {
 	l := newLocker([]redis.UniversalClient{client}, opts)
 	if isNil(client) {
@@ -175,7 +177,7 @@ func newLocker(clients []redis.UniversalClient, opts []Option) *Locker {
 	}
 	l.err = l.opts.err
 	for _, c := range clients {
-		l.nodes = append(l.nodes, &node{c: c})
+		l.nodes = append(l.nodes, &node{c: c, dials: watchDials(c)})
 	}
 	if len(clients) > 0 && !isNil(clients[0]) {
 		l.notify = newNotifier(clients[0])
@@ -249,6 +251,7 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 	}
 	for try := 0; errors.Is(err, ErrNotAcquired); try++ {
 		if err = l.wait(ctx, w, l.pause(g, try)); err != nil {
+			err = fmt.Errorf("safelock: acquire %q: %w", ks.lock, err)
 			break
 		}
 		lease, g, err = l.attempt(ctx, ks, token, ttl, true)
@@ -258,7 +261,8 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 		defer cancel()
 		_ = l.nodes[0].leaveQueue(cctx, ks, token) // else it leaves after the waiter ttl
 	}
-	if err != nil && ctx.Err() != nil {
+	if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+		// Not acquired, and ctx ended meanwhile.
 		return nil, fmt.Errorf("safelock: acquire %q: %w", ks.lock, ctx.Err())
 	}
 	return lease, err
@@ -309,7 +313,7 @@ func (l *Locker) attempt(ctx context.Context, ks keySet, token string, ttl time.
 				// a lock nobody knows about until its ttl runs out.
 				l.releaseAll(ctx, ks, token)
 			}
-			return nil, g, l.wrap(ctx, "acquire", ks.lock, err)
+			return nil, g, l.wrap(ctx, "acquire", ks.lock, start, err)
 		}
 		if !g.ok {
 			return nil, g, ErrNotAcquired
@@ -369,7 +373,7 @@ func (l *Locker) attemptQuorum(ctx context.Context, ks keySet, token string, ttl
 	}
 	l.releaseAll(ctx, ks, token)
 	if ctx.Err() != nil {
-		return nil, hint, fmt.Errorf("safelock: acquire %q: %w", ks.lock, ctx.Err())
+		return nil, hint, l.wrap(ctx, "acquire", ks.lock, start, errors.Join(errs...))
 	}
 	if len(errs) > len(l.nodes)-quorum {
 		return nil, hint, fmt.Errorf("safelock: acquire %q: %d of %d nodes granted, quorum %d: %w",
@@ -447,14 +451,6 @@ func (l *Locker) quorum(ctx context.Context, fn func(context.Context, *node) (bo
 		return false, errors.Join(errs...)
 	}
 	return count >= quorum, nil
-}
-
-// wrap reports a failed command, as ctx's error when ctx ended.
-func (l *Locker) wrap(ctx context.Context, op, key string, err error) error {
-	if ctx.Err() != nil {
-		return fmt.Errorf("safelock: %s %q: %w", op, key, ctx.Err())
-	}
-	return fmt.Errorf("safelock: %s %q: %w", op, key, err)
 }
 
 // Do takes key (waiting like Acquire), runs fn while a watchdog renews the

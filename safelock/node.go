@@ -23,6 +23,7 @@ const (
 // that a Locker takes locks on.
 type node struct {
 	c       redis.UniversalClient
+	dials   *dialWatch   // nil for clients that are not watched
 	delex   atomic.Int32 // DELEX key IFEQ token
 	setIfeq atomic.Int32 // SET key token PX ttl IFEQ token
 }
