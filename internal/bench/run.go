@@ -82,9 +82,9 @@ func DefaultConfig() Config {
 		WatchdogTTL:      30 * time.Millisecond,
 		WatchdogDuration: 120 * time.Millisecond,
 		SafetyClients:    4,
-		SafetyTTL:        20 * time.Millisecond,
-		SafetyPause:      60 * time.Millisecond,
-		SafetyDuration:   400 * time.Millisecond,
+		SafetyTTL:        50 * time.Millisecond,
+		SafetyPause:      150 * time.Millisecond,
+		SafetyDuration:   time.Second,
 		Drift:            0.01,
 		DriftFixed:       2 * time.Millisecond,
 	}
