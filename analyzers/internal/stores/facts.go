@@ -231,11 +231,30 @@ func run(pass *analysis.Pass) (any, error) {
 		p := pass.Fset.Position(pos)
 		return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 	}
+	// Only functions that call functions of this package can change in
+	// later rounds.
+	declared := map[*types.Func]bool{}
+	for _, fd := range decls {
+		if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
+			declared[fn] = true
+		}
+	}
+	callsLocal := map[*ast.FuncDecl]bool{}
+	for _, fd := range decls {
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if fn, _ := typeutil.Callee(info, call).(*types.Func); fn != nil && declared[fn.Origin()] {
+					callsLocal[fd] = true
+				}
+			}
+			return !callsLocal[fd]
+		})
+	}
 	for round := 0; round < 4; round++ {
 		changed := false
 		for _, fd := range decls {
 			fn, ok := info.Defs[fd.Name].(*types.Func)
-			if !ok {
+			if !ok || round > 0 && !callsLocal[fd] {
 				continue
 			}
 			f := summarise(info, defs, fd, factOf, where)
@@ -334,8 +353,10 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 		}
 		if w != nil && w.Kind != Redis {
 			fw := FactWrite{Kind: w.Kind, What: w.What, Where: at, NeedsCond: w.NeedsCondition(), Variadic: -1}
+			anyCond := false // the statement has a fence condition at all
 			if fw.NeedsCond {
 				_, fw.CondKnown = w.FenceCondition(func(ast.Expr) bool { return false })
+				anyCond, _ = w.FenceCondition(func(ast.Expr) bool { return true })
 			}
 			for i := range params {
 				if params[i] == nil {
@@ -345,7 +366,10 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 				if anyReaches(fl, w.Values) {
 					fw.Reach = append(fw.Reach, i)
 				}
-				if ok, _ := w.FenceCondition(fl.Reaches); ok && fw.NeedsCond {
+				if !fw.NeedsCond || !anyCond {
+					continue
+				}
+				if ok, _ := w.FenceCondition(fl.Reaches); ok {
 					fw.Cond = append(fw.Cond, i)
 				}
 			}
