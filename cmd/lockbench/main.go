@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/locklint/locklint/internal/bench"
@@ -171,7 +172,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	defer target.Close()
 	var prog bench.Progress
 	if f, ok := stderr.(*os.File); ok && !noProgress && term.IsTerminal(int(f.Fd())) {
-		prog = progressBar(stderr)
+		var stop func()
+		prog, stop = progressBar(stderr)
+		defer stop()
 	}
 	rep, err := bench.Run(ctx, target, factories, cfg, prog)
 	if err != nil {
@@ -335,23 +338,52 @@ func printUsage(w io.Writer, fs *flag.FlagSet) {
 	fs.SetOutput(io.Discard)
 }
 
-// progressBar draws one line on a terminal, rewritten in place.
-func progressBar(w io.Writer) bench.Progress {
+// progressBar draws one line on a terminal, rewritten in place: at every
+// step, and every half second in between so that long phases show time
+// passing. stop erases it and ends the redrawing.
+func progressBar(w io.Writer) (prog bench.Progress, stop func()) {
 	start := time.Now()
-	return func(done, total int, label string) {
+	var mu sync.Mutex
+	done, total, label := 0, 0, ""
+	draw := func() { // mu held
 		if total <= 0 {
 			return
 		}
 		const width = 30
-		n := done * width / total
+		n := min(done, total) * width / total
 		line := fmt.Sprintf("\r[%s%s] %3d%% %5.1fs %s", strings.Repeat("=", n), strings.Repeat(" ", width-n),
-			100*done/total, time.Since(start).Seconds(), label)
+			100*min(done, total)/total, time.Since(start).Seconds(), label)
 		if len(line) > 100 {
 			line = line[:100]
 		}
 		fmt.Fprintf(w, "%-100s", line)
-		if done >= total {
-			fmt.Fprint(w, "\r"+strings.Repeat(" ", 101)+"\r")
-		}
 	}
+	quit, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		tick := time.NewTicker(500 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+				mu.Lock()
+				draw()
+				mu.Unlock()
+			}
+		}
+	}()
+	prog = func(d, t int, l string) {
+		mu.Lock()
+		defer mu.Unlock()
+		done, total, label = d, t, l
+		draw()
+	}
+	stop = func() {
+		close(quit)
+		<-exited
+		fmt.Fprint(w, "\r"+strings.Repeat(" ", 101)+"\r")
+	}
+	return prog, stop
 }
