@@ -12,13 +12,15 @@ import (
 )
 
 // The examples run against miniredis so that they need no server; use a
-// real Redis client in production.
+// real Redis in production. ContextTimeoutEnabled lets go-redis end a call
+// on a stalled connection when its ctx ends; set it on every client that
+// safelock uses.
 func newClient() (*redis.Client, *miniredis.Miniredis, func()) {
 	m, err := miniredis.Run()
 	if err != nil {
 		panic(err)
 	}
-	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
+	c := redis.NewClient(&redis.Options{Addr: m.Addr(), ContextTimeoutEnabled: true})
 	return c, m, func() { _ = c.Close(); m.Close() }
 }
 

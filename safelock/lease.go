@@ -82,7 +82,10 @@ func (l *Lease) Deadline() time.Time {
 // lease's token, in one round trip. Done is closed first. It returns an
 // error wrapping ErrLeaseLost when the key no longer held the token (it
 // expired, and perhaps another owner holds it now, whose lock is left
-// alone). Releasing again does nothing.
+// alone). Releasing again does nothing. It waits for a renew of the
+// watchdog in flight to finish, but not past ctx: then it returns an error
+// wrapping ctx.Err() without sending the release, and the key expires at
+// its ttl.
 func (l *Lease) Release(ctx context.Context) error {
 	l.mu.Lock()
 	if l.released {
@@ -92,8 +95,13 @@ func (l *Lease) Release(ctx context.Context) error {
 	l.released = true
 	l.finishLocked(ErrReleased)
 	l.mu.Unlock()
-	l.waitWatchdog()
 	start := time.Now()
+	if !l.waitWatchdog(ctx) {
+		// A client without ContextTimeoutEnabled can keep the watchdog's
+		// renew waiting for a reply past every ctx; don't wait with it.
+		// The key expires at its ttl.
+		return fmt.Errorf("safelock: release %q: %w (not sent: the watchdog's renew was still waiting for a reply)", l.keys.lock, ctx.Err())
+	}
 	ok, err := l.locker.release(ctx, l.keys, l.token)
 	if err != nil {
 		return l.locker.wrap(ctx, "release", l.keys.lock, start, err)
@@ -180,12 +188,19 @@ func (l *Lease) startWatchdog() {
 	go l.watchdog(ctx)
 }
 
-func (l *Lease) waitWatchdog() {
+// waitWatchdog waits until the watchdog has stopped, or ctx ends (false).
+func (l *Lease) waitWatchdog(ctx context.Context) bool {
 	l.mu.Lock()
 	done := l.watchdogDone
 	l.mu.Unlock()
-	if done != nil {
-		<-done
+	if done == nil {
+		return true
+	}
+	select {
+	case <-done:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 

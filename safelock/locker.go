@@ -130,6 +130,11 @@ type Locker struct {
 
 // New returns a Locker on client: a plain, failover or cluster client.
 // A nil client gives a Locker whose every call fails with ErrInvalid.
+//
+// Create the client with ContextTimeoutEnabled: true. Without it, go-redis
+// does not apply ctx deadlines to a connection that stopped answering, and
+// a call can take the client's read timeout or longer whatever its ctx
+// (see the package documentation).
 // New adds a hook to the client (once per client) that remembers its last
 // failed dial, so that an error after ctx ended can name its cause.
 func New(client redis.UniversalClient, opts ...Option) *Locker {
@@ -141,7 +146,8 @@ func New(client redis.UniversalClient, opts ...Option) *Locker {
 }
 
 // NewRedlock returns a Locker that takes each lease on a majority of
-// independent Redis deployments (the Redlock algorithm): attempts run in
+// independent Redis deployments (the Redlock algorithm). Create the
+// clients with ContextTimeoutEnabled: true, as for New. Attempts run in
 // parallel with a short per-node timeout, the lease's validity is ttl minus
 // the time the attempt took minus the drift allowance, and a failed attempt
 // is released on every node. Its Fence is the highest per-node counter of

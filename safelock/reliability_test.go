@@ -978,3 +978,41 @@ func TestReliabilityWaiterLosesWakeUp(t *testing.T) {
 	}
 	res.check()
 }
+
+// TestReliabilityReleaseWhileRenewStuck: with a go-redis client that does
+// not pass ctx deadlines to the socket (ContextTimeoutEnabled false), a
+// watchdog renew whose reply is stalled is stuck until the read timeout.
+// Release must not wait for it past its own ctx.
+func TestReliabilityReleaseWhileRenewStuck(t *testing.T) {
+	checkLeaks(t)
+	srv := redistest.Start(t)
+	p, err := faultproxy.New(srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	const stuck = 8 * time.Second // > 300ms + overrun: a Release that waits for the renew fails
+	c := redis.NewClient(&redis.Options{Addr: p.Addr(), ReadTimeout: stuck, WriteTimeout: stuck})
+	t.Cleanup(func() { _ = c.Close() })
+	l := safelock.New(c, safelock.WithAutoRenew())
+	t.Cleanup(func() { _ = l.Close() })
+	warm(t, l)
+	const ttl = 3 * time.Second // the watchdog renews after about a second
+
+	a, err := l.TryAcquire(shortCtx(t), "release-renew-stuck", ttl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.StallReplies()
+	waitHeld(t, p, 1) // the watchdog's renew ran; its reply is held
+	err = bounded(t, 300*time.Millisecond, "Release with the watchdog's renew stuck", func(ctx context.Context) error {
+		return a.Release(ctx)
+	})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Release with the watchdog's renew stuck: %v; want DeadlineExceeded", err)
+	}
+	t.Logf("Release: %v", err)
+	waitClosed(t, a.Done(), time.Second, "Done after Release")
+	p.Cut()
+	p.Resume()
+}
