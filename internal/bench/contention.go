@@ -24,6 +24,7 @@ type keyState struct {
 // clientStats is one worker's own record; only that worker writes it.
 type clientStats struct {
 	wait, handoff, hold, release *Hist
+	renewMargin                  *Hist
 	grants, timeouts, reacq      int64
 	stillWaiting                 int64
 }
@@ -88,7 +89,7 @@ func (r *runner) contend(ctx context.Context, l Locker, n int, rate float64) (*C
 	}
 	stats := make([]*clientStats, n)
 	for i := range stats {
-		stats[i] = &clientStats{wait: NewHist(), handoff: NewHist(), hold: NewHist(), release: NewHist()}
+		stats[i] = &clientStats{wait: NewHist(), handoff: NewHist(), hold: NewHist(), release: NewHist(), renewMargin: NewHist()}
 	}
 	phase, cancel := context.WithTimeout(ctx, r.cfg.Duration)
 	defer cancel()
@@ -108,8 +109,9 @@ func (r *runner) contend(ctx context.Context, l Locker, n int, rate float64) (*C
 		return nil, err
 	}
 	res := &ContendRes{Impl: l.Name(), Mode: mode, Clients: n, RunClients: n, Keys: r.cfg.Keys, Rate: rate, Duration: int64(elapsed)}
-	wait, handoff, hold, rel := NewHist(), NewHist(), NewHist(), NewHist()
+	wait, handoff, hold, rel, margin := NewHist(), NewHist(), NewHist(), NewHist(), NewHist()
 	for _, s := range stats {
+		margin.Merge(s.renewMargin)
 		wait.Merge(s.wait)
 		handoff.Merge(s.handoff)
 		hold.Merge(s.hold)
@@ -126,6 +128,9 @@ func (r *runner) contend(ctx context.Context, l Locker, n int, rate float64) (*C
 		}
 	}
 	res.Wait, res.Handoff, res.Hold, res.Release = wait.Op(), handoff.Op(), hold.Op(), rel.Op()
+	if margin.Count()+margin.Errors() > 0 {
+		res.RenewMargin = margin.Op()
+	}
 	res.GrantsPerSec = float64(res.Grants) / elapsed.Seconds()
 	res.Commands = r.t.Commands.Load() - before
 	res.derive()
@@ -222,8 +227,7 @@ func (r *runner) contendClient(ctx context.Context, l Locker, i, n int, rate flo
 				s.reacq++
 			}
 		}
-		hold := r.holdTime(rng)
-		time.Sleep(hold)
+		r.hold(ctx, lease, granted, r.holdTime(rng), s)
 		rs := time.Now()
 		s.hold.Record(rs.Sub(granted))
 		ks.lastHolder.Store(int32(i))
@@ -237,6 +241,38 @@ func (r *runner) contendClient(ctx context.Context, l Locker, i, n int, rate flo
 			s.release.Record(time.Since(rs))
 		}
 	}
+}
+
+// hold keeps the lock for d. A hold longer than a third of the TTL is
+// renewed every TTL/3, as a watchdog would, recording the time left on the
+// lease at each confirmed renew (counted from the previous acquire or
+// renew's start); libraries without an explicit renew renew themselves.
+func (r *runner) hold(ctx context.Context, lease Lease, granted time.Time, d time.Duration, s *clientStats) {
+	ttl := r.cfg.TTL
+	end := granted.Add(d)
+	deadline := granted.Add(ttl)
+	for {
+		next := deadline.Add(-2 * ttl / 3)
+		if !next.Before(end) {
+			break
+		}
+		if Sleep(ctx, time.Until(next)) != nil {
+			break
+		}
+		t0 := time.Now()
+		err := lease.Renew(ctx, ttl)
+		if errors.Is(err, ErrUnsupported) {
+			break
+		}
+		now := time.Now()
+		if err != nil || now.After(deadline) {
+			s.renewMargin.Fail(Cause(errors.Join(err, ErrLeaseLost)))
+			break
+		}
+		s.renewMargin.Record(deadline.Sub(now))
+		deadline = t0.Add(ttl)
+	}
+	time.Sleep(time.Until(end))
 }
 
 func (r *runner) holdTime(rng *rand.Rand) time.Duration {

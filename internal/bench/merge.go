@@ -89,6 +89,9 @@ func Merge(reps ...*Report) (*Report, error) {
 			m.Handoff = merge(m.Handoff, c.Handoff)
 			m.Hold = merge(m.Hold, c.Hold)
 			m.Release = merge(m.Release, c.Release)
+			if c.RenewMargin != nil {
+				m.RenewMargin = merge(m.RenewMargin, c.RenewMargin)
+			}
 			m.PerClient = append(m.PerClient, c.PerClient...)
 			m.PerClientP99 = append(m.PerClientP99, c.PerClientP99...)
 			m.Timeouts += c.Timeouts

@@ -108,6 +108,9 @@ type ContendRes struct {
 	Handoff *Op `json:"handoff"` // release to the next grant of the same key
 	Hold    *Op `json:"hold"`
 	Release *Op `json:"release"`
+	// RenewMargin: holds longer than TTL/3 are renewed every TTL/3; the
+	// time left on the lease at each confirmed renew, under contention.
+	RenewMargin *Op `json:"renew_margin,omitempty"`
 	// PerClient is grants per client; Fairness is Jain's index over it.
 	PerClient      []int64 `json:"per_client_grants"`
 	PerClientP99   []int64 `json:"per_client_wait_p99_ns"`

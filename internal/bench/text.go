@@ -97,6 +97,12 @@ func (rep *Report) WriteText(w io.Writer) error {
 				fmtDur(time.Duration(c.WorstClientP99)), c.Starved, c.Timeouts, reacq, c.CommandsPerGrant)
 		}
 		_ = tw.Flush()
+		for _, c := range rep.Contend {
+			if m := c.RenewMargin; m != nil {
+				fmt.Fprintf(&b, "  %s %s %d clients: %d renews during holds, time left on the lease: min %s, p50 %s; errors %s\n",
+					c.Impl, c.Mode, c.Clients, m.Count, fmtDur(time.Duration(m.Min)), fmtDur(time.Duration(m.P50)), errText(m.Errors))
+			}
+		}
 		b.WriteString("  fairness: Jain's index over clients' grants (1 = equal shares); worst p99: the worst client's p99 wait; starved: clients\n" +
 			"  with no grant; reacq: grants back to the releaser while others waited; requests still waiting at the end count with their wait so far\n")
 	}
