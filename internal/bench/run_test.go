@@ -278,3 +278,21 @@ func TestSpawn(t *testing.T) {
 		t.Errorf("spawned server at %s still accepts connections after Close", addr)
 	}
 }
+
+func TestLongHoldsAreRenewed(t *testing.T) {
+	tg := open(t, bench.Spec{})
+	cfg := quick("contention")
+	cfg.Clients = 1
+	cfg.TTL = 90 * time.Millisecond
+	cfg.Hold = 80 * time.Millisecond // two renews, at 30 and 60 ms
+	cfg.Duration = 200 * time.Millisecond
+	rep := run(t, tg, impls(t, "naive"), cfg)
+	c := rep.Contend[0]
+	if c.Grants == 0 || c.RenewMargin == nil || c.RenewMargin.Count < c.Grants {
+		t.Fatalf("grants %d, renew margin %+v: want at least one renew per hold", c.Grants, c.RenewMargin)
+	}
+	// The histogram keeps two significant digits: allow 1% above the TTL.
+	if c.RenewMargin.Max > int64(cfg.TTL)*101/100 || c.RenewMargin.Min <= 0 {
+		t.Errorf("renew margin %d..%d ns outside (0, TTL]", c.RenewMargin.Min, c.RenewMargin.Max)
+	}
+}
