@@ -82,7 +82,16 @@ func (l *Lease) Deadline() time.Time {
 // lease's token, in one round trip. Done is closed first. It returns an
 // error wrapping ErrLeaseLost when the key no longer held the token (it
 // expired, and perhaps another owner holds it now, whose lock is left
-// alone). Releasing again does nothing. It waits for a renew of the
+// alone). Releasing again does nothing.
+//
+// A release whose reply is lost (a connection cut) is sent again by
+// go-redis and finds the key gone. The server remembers the last released
+// token of a key for a minute, so that retry still reports success; a
+// lease whose key expired is never reported released. On Redis 8.4 and
+// later release goes by DELEX, which keeps no such record: there, such a
+// retry reports ErrLeaseLost although the first attempt released.
+//
+// It waits for a renew of the
 // watchdog in flight to finish, but not past ctx: then it returns an error
 // wrapping ctx.Err() without sending the release, and the key expires at
 // its ttl.

@@ -197,3 +197,67 @@ func TestLockKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestRetriedRelease: a release sent again after its reply was lost (what
+// go-redis does after a cut) reports the release that happened; a token
+// whose key expired, or that another owner replaced, is never reported
+// released.
+func TestRetriedRelease(t *testing.T) {
+	for _, fair := range []bool{false, true} {
+		t.Run(fmt.Sprint("fair=", fair), func(t *testing.T) {
+			m := miniredis.RunT(t)
+			c := redis.NewClient(&redis.Options{Addr: m.Addr()})
+			defer func() { _ = c.Close() }()
+			n := &node{c: c}
+			n.delex.Store(unsupported) // the Lua path; DELEX keeps no record
+			ctx := testCtx(t)
+			ks, _ := lockKeys("rel")
+			tok := NewToken()
+			if err := c.Set(ctx, "rel", tok, time.Minute).Err(); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 2 {
+				ok, err := n.release(ctx, ks, tok, fair)
+				if err != nil || !ok {
+					t.Fatalf("release %d: %v %v, want released", i+1, ok, err)
+				}
+			}
+			if m.Exists("rel") {
+				t.Fatal("key still there")
+			}
+			// Another owner takes the lock: a late retry of the first
+			// release still reports it (the first token did release) and
+			// leaves the new owner's key alone.
+			other := NewToken()
+			if err := c.Set(ctx, "rel", other, time.Minute).Err(); err != nil {
+				t.Fatal(err)
+			}
+			if ok, err := n.release(ctx, ks, tok, fair); err != nil || !ok {
+				t.Fatalf("retry of a done release while another owner holds the key: %v %v", ok, err)
+			}
+			if got, _ := m.Get("rel"); got != other {
+				t.Fatalf("the retry changed the new owner's key to %q", got)
+			}
+			// Once the new owner released, the record names it, not the
+			// first token.
+			if ok, err := n.release(ctx, ks, other, fair); err != nil || !ok {
+				t.Fatalf("owner's release: %v %v", ok, err)
+			}
+			if ok, err := n.release(ctx, ks, tok, fair); err != nil || ok {
+				t.Fatalf("first token's release after another release: %v %v, want not released", ok, err)
+			}
+			// A key that expired was never released by its token.
+			late := NewToken()
+			if err := c.Set(ctx, "rel", late, time.Second).Err(); err != nil {
+				t.Fatal(err)
+			}
+			m.FastForward(2 * time.Second)
+			if ok, err := n.release(ctx, ks, late, fair); err != nil || ok {
+				t.Fatalf("release after expiry: %v %v, want not released", ok, err)
+			}
+			if pttl := m.TTL(ks.released); pttl <= 0 || pttl > releasedTTL {
+				t.Fatalf("release record ttl %v, want within (0, %v]", pttl, releasedTTL)
+			}
+		})
+	}
+}

@@ -162,7 +162,7 @@ var scriptSource = map[*redis.Script]string{
 
 func (n *node) release(ctx context.Context, ks keySet, token string, fair bool) (bool, error) {
 	if fair {
-		v, err := fairRelease.Run(ctx, n.c, []string{ks.lock, ks.queue, ks.deadlines}, token, ks.channel).Int()
+		v, err := fairRelease.Run(ctx, n.c, []string{ks.lock, ks.queue, ks.deadlines, ks.released}, token, ks.channel, releasedTTL.Milliseconds()).Int()
 		return v == 1, err
 	}
 	if n.delex.Load() != unsupported {
@@ -183,7 +183,7 @@ func (n *node) release(ctx context.Context, ks keySet, token string, fair bool) 
 		}
 		n.delex.Store(unsupported)
 	}
-	v, err := releaseScript.Run(ctx, n.c, []string{ks.lock}, token, ks.channel).Int()
+	v, err := leaseRelease.Run(ctx, n.c, []string{ks.lock, ks.released}, token, ks.channel, releasedTTL.Milliseconds()).Int()
 	return v == 1, err
 }
 

@@ -117,11 +117,33 @@ if head == ARGV[1] then return {0, pttl, v, 1} end
 return {0, pttl, v, 0}
 `
 
-// fairReleaseScript is ReleaseScript for a fair lock: KEYS[2] and KEYS[3] are
-// the queue ZSETs, ARGV[2] the channel; it publishes the token of the waiter
-// at the head of the queue so that only that waiter retries.
-const fairReleaseScript = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+// leaseReleaseScript is ReleaseScript as a Lease runs it: after deleting the
+// key it records the token in KEYS[2] for ARGV[3] ms, and a release that
+// finds the key gone but its own token recorded returns 1. So a release
+// whose first reply was lost and that go-redis sent again reports the
+// release that happened, not a lost lease. A token is recorded only by its
+// own delete, so this never reports a lease released that had expired.
+const leaseReleaseScript = `if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
+  redis.call('PUBLISH', ARGV[2], '')
+  return 1
+end
+if redis.call('GET', KEYS[2]) == ARGV[1] then return 1 end
+return 0
+`
+
+// fairReleaseScript is leaseReleaseScript for a fair lock: KEYS[2] and
+// KEYS[3] are the queue ZSETs, KEYS[4] the record of the last released
+// token; ARGV[2] is the channel, ARGV[3] the record's ttl in ms. It
+// publishes the token of the waiter at the head of the queue so that only
+// that waiter retries.
+const fairReleaseScript = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  if redis.call('GET', KEYS[4]) == ARGV[1] then return 1 end
+  return 0
+end
 redis.call('DEL', KEYS[1])
+redis.call('SET', KEYS[4], ARGV[1], 'PX', ARGV[3])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
@@ -154,6 +176,7 @@ return 1
 var (
 	acquireScript = redis.NewScript(AcquireScript)
 	releaseScript = redis.NewScript(ReleaseScript)
+	leaseRelease  = redis.NewScript(leaseReleaseScript)
 	renewScript   = redis.NewScript(RenewScript)
 	fairAcquire   = redis.NewScript(fairAcquireScript)
 	fairRelease   = redis.NewScript(fairReleaseScript)
@@ -168,6 +191,10 @@ const (
 	fenceKeyPrefix    = "safelock:fence:"
 	queueKeyPrefix    = "safelock:queue:"
 	deadlineKeyPrefix = "safelock:queue-deadlines:"
+	releasedKeyPrefix = "safelock:released-token:"
+	// releasedTTL is how long a release is remembered: longer than go-redis
+	// keeps retrying one call.
+	releasedTTL = time.Minute
 )
 
 // NewToken returns a random lock token: 128 bits from crypto/rand, encoded
@@ -243,7 +270,7 @@ func isNil(c any) bool {
 // keeps it ("{user:1}:lock" gives "safelock:fence:{user:1}:lock"), any other
 // key becomes the tag ("job" gives "safelock:fence:{job}").
 type keySet struct {
-	lock, fence, queue, deadlines, channel string
+	lock, fence, queue, deadlines, channel, released string
 }
 
 func lockKeys(key string) (keySet, error) {
@@ -263,6 +290,7 @@ func lockKeys(key string) (keySet, error) {
 		queue:     queueKeyPrefix + tagged,
 		deadlines: deadlineKeyPrefix + tagged,
 		channel:   channelPrefix + key,
+		released:  releasedKeyPrefix + tagged,
 	}, nil
 }
 
