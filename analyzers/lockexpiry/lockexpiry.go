@@ -49,7 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 				})
 				continue
 			}
-			if del := neverExpires(l); del != nil {
+			if del := neverExpires(l); del != nil && !expiresNearby(res, acq, del) {
 				pass.Report(analysis.Diagnostic{
 					Pos: acq.Pos(), End: acq.Call.End(),
 					Message: fmt.Sprintf("lock %s is acquired with %s without a TTL: "+
@@ -105,6 +105,25 @@ func neverExpires(l *lifecycle.Lock) *lifecycle.Op {
 		}
 	}
 	return del
+}
+
+// expiresNearby reports whether the functions of the acquire or the
+// release set a TTL or run a script on any key: the expiry may be there
+// under a key expression we could not match, so stay silent.
+func expiresNearby(res *lifecycle.Result, ops ...*lifecycle.Op) bool {
+	for _, op := range ops {
+		for _, c := range res.Calls[op.In.Decl] {
+			if c.Cmd != nil && (c.Cmd.SetsExpiry() || c.Cmd.Name == "EVAL" || c.Cmd.Name == "EVALSHA") {
+				return true
+			}
+		}
+		for _, o := range res.Funcs[op.In.Decl] {
+			if o.Via != nil && (o.Kind == lifecycle.Expire || o.TTL || o.Kind == lifecycle.Unknown) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mergeFix moves the EXPIRE's TTL into a go-redis SetNX(ctx, k, v, 0) and

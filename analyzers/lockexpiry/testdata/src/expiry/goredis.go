@@ -121,3 +121,17 @@ func unknownTTL(ctx context.Context, key, token string, ttl time.Duration) {
 	rdb.Expire(ctx, key, time.Minute)
 	rdb.Del(ctx, key)
 }
+
+// Negative: the TTL is set under a key expression we cannot match to the
+// acquire; stay silent.
+type job struct{ id string }
+
+func (j job) lockKey() string { return "job:" + j.id }
+
+func runJob(ctx context.Context, j job, token string) {
+	if !rdb.SetNX(ctx, "job:"+j.id, token, 0).Val() {
+		return
+	}
+	rdb.Expire(ctx, j.lockKey(), time.Minute)
+	defer rdb.Del(ctx, "job:"+j.id)
+}
