@@ -71,8 +71,10 @@
 // persistence forgets every lock; a failover to a replica that had not yet
 // received the acquire hands the lock to a second owner. [WithReplicaAck]
 // pipelines WAIT after the acquire and fails unless enough replicas have
-// the key; that narrows the window but does not close it (WAIT does not make
-// Redis strongly consistent).
+// the key, and after each renew, which fails (keeping the lease's old
+// deadline) unless enough replicas have the new ttl; that narrows the
+// window but does not close it (WAIT does not make Redis strongly
+// consistent).
 //
 // # Fences
 //

@@ -125,8 +125,9 @@ func (l *Lease) Release(ctx context.Context) error {
 // token, in one round trip, and moves the safe deadline to the renew's
 // start + ttl - drift allowance. It returns an error wrapping ErrLeaseLost,
 // and closes Done, when the key no longer held the token or the safe
-// deadline passed first. Other errors (network, ctx) leave the lease as it
-// was, still bound by its old deadline.
+// deadline passed first. Other errors (network, ctx, ErrReplicaAck with
+// WithReplicaAck) leave the lease as it was, still bound by its old
+// deadline.
 func (l *Lease) Renew(ctx context.Context, ttl time.Duration) error {
 	if err := checkTTL(ttl); err != nil {
 		return err

@@ -623,7 +623,7 @@ func TestClusterClient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range []string{ks.fence, ks.queue, ks.deadlines} {
+		for _, k := range []string{ks.fence, ks.queue, ks.deadlines, ks.released} {
 			want, _ := cc.ClusterKeySlot(ctx, key).Result()
 			got, _ := cc.ClusterKeySlot(ctx, k).Result()
 			if got != want {
@@ -688,7 +688,7 @@ func TestClusterClient(t *testing.T) {
 // TestReplicated: a UniversalClient on a primary with a replica, and
 // WithReplicaAck passing (1 replica) and failing (2 asked for).
 func TestReplicated(t *testing.T) {
-	primary, _ := redistest.StartReplicated(t)
+	primary, replica := redistest.StartReplicated(t)
 	uc := redis.NewUniversalClient(&redis.UniversalOptions{Addrs: []string{primary.Addr()}})
 	defer func() { _ = uc.Close() }()
 	ctx := testCtx(t)
@@ -722,6 +722,21 @@ func TestReplicated(t *testing.T) {
 	if n, cmds := w.take(); n != 1 || !slices.Equal(cmds, []string{"evalsha", "wait"}) {
 		t.Errorf("acquire with replica ack: %d round trips %v, want one pipeline [evalsha wait]", n, cmds)
 	}
+	// Renew with replica ack: the renew script and WAIT in one round trip
+	// (after the first renew, which loads the script), and the replica
+	// has the new ttl when Renew returns.
+	for i := range 2 {
+		if err := c.Renew(ctx, 10*time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		n, cmds := w.take()
+		if i == 1 && (n != 1 || !slices.Equal(cmds, []string{"evalsha", "wait"})) {
+			t.Errorf("renew with replica ack: %d round trips %v, want one pipeline [evalsha wait]", n, cmds)
+		}
+	}
+	if d := replica.Client().PTTL(ctx, "r").Val(); d <= 5*time.Minute {
+		t.Fatalf("replica's ttl after an acknowledged renew: %v, want the renewed 10m", d)
+	}
 	if err := c.Release(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -735,6 +750,28 @@ func TestReplicated(t *testing.T) {
 	}
 	if n := uc.Exists(ctx, "r").Val(); n != 0 {
 		t.Fatal("lock left behind after ErrReplicaAck")
+	}
+
+	// The replica goes away during a hold: Renew fails with ErrReplicaAck
+	// and the lease keeps its old deadline; it is not lost.
+	quick := New(uc, WithReplicaAck(1, 100*time.Millisecond))
+	defer func() { _ = quick.Close() }()
+	d, err := quick.TryAcquire(ctx, "r", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := d.Deadline()
+	replica.Kill()
+	err = d.Renew(ctx, 10*time.Minute)
+	if !errors.Is(err, ErrReplicaAck) || errors.Is(err, ErrLeaseLost) {
+		t.Fatalf("renew without the replica: %v, want ErrReplicaAck", err)
+	}
+	t.Log(err)
+	if d.Err() != nil || !d.Deadline().Equal(deadline) {
+		t.Fatalf("after an unacknowledged renew: Err %v, deadline moved by %v", d.Err(), d.Deadline().Sub(deadline))
+	}
+	if err := d.Release(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -81,9 +81,14 @@ func WithAutoRenew() Option { return func(o *options) { o.autoRenew = true } }
 
 // WithReplicaAck sends WAIT n timeout in the same round trip as the acquire
 // and, when fewer than n replicas acknowledge in time, releases the lock and
-// fails with ErrReplicaAck. This narrows, but does not close, the window in
-// which a failover hands the lock to a second owner: WAIT does not make
-// Redis strongly consistent. Keep timeout below the client's read timeout.
+// fails with ErrReplicaAck. Renew (and the watchdog) sends WAIT the same
+// way, after the renew script (Lua, also on Redis 8.4); when too few
+// replicas acknowledge, Renew fails with ErrReplicaAck and the lease keeps
+// its old safe deadline (a replica promoted then would expire the key at
+// the old time), and the watchdog retries until that deadline. This
+// narrows, but does not close, the window in which a failover hands the
+// lock to a second owner: WAIT does not make Redis strongly consistent.
+// Keep timeout below the client's read timeout.
 func WithReplicaAck(n int, timeout time.Duration) Option {
 	return func(o *options) {
 		if n < 1 || timeout < time.Millisecond {
@@ -432,10 +437,10 @@ func (l *Locker) release(ctx context.Context, ks keySet, token string) (bool, er
 
 func (l *Locker) renew(ctx context.Context, ks keySet, token string, ttl time.Duration) (bool, error) {
 	if len(l.nodes) == 1 {
-		return l.nodes[0].renew(ctx, ks, token, ttl)
+		return l.nodes[0].renew(ctx, ks, token, ttl, &l.opts)
 	}
 	return l.quorum(ctx, func(ctx context.Context, n *node) (bool, error) {
-		return n.renew(ctx, ks, token, ttl)
+		return n.renew(ctx, ks, token, ttl, &l.opts)
 	})
 }
 

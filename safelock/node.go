@@ -53,7 +53,10 @@ func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Du
 		err  error
 	)
 	if o.replicas > 0 {
-		res, acks, err = n.runAndWait(ctx, s, keys, args, o.replicas, o.replicaTimeout)
+		var cmd *redis.Cmd
+		if cmd, acks, err = n.runAndWait(ctx, s, keys, args, o.replicas, o.replicaTimeout); err == nil {
+			res, err = cmd.Slice()
+		}
 	} else {
 		res, err = s.Run(ctx, n.c, keys, args...).Slice()
 	}
@@ -110,7 +113,9 @@ func (n *node) learn(version int64) {
 
 // runAndWait runs s and WAIT in one pipeline on the connection of the
 // node that owns the key, so WAIT counts the replicas that have the lock.
-func (n *node) runAndWait(ctx context.Context, s *redis.Script, keys []string, args []any, replicas int, timeout time.Duration) ([]any, int64, error) {
+// It returns the script's reply and the number of replicas that
+// acknowledged.
+func (n *node) runAndWait(ctx context.Context, s *redis.Script, keys []string, args []any, replicas int, timeout time.Duration) (*redis.Cmd, int64, error) {
 	p, err := n.pipeline(ctx, keys[0])
 	if err != nil {
 		return nil, 0, err
@@ -130,15 +135,14 @@ func (n *node) runAndWait(ctx context.Context, s *redis.Script, keys []string, a
 	if redis.HasErrorPrefix(sc.Err(), "NOSCRIPT") {
 		sc, w = run(true)
 	}
-	res, err := sc.Slice()
-	if err != nil {
+	if err := sc.Err(); err != nil {
 		return nil, 0, err
 	}
 	acks, err := w.Int64()
 	if err != nil {
 		return nil, 0, fmt.Errorf("safelock: WAIT: %w", err)
 	}
-	return res, acks, nil
+	return sc, acks, nil
 }
 
 // pipeline returns a pipeline on the connection that serves key: on a
@@ -158,6 +162,7 @@ func (n *node) pipeline(ctx context.Context, key string) (redis.Pipeliner, error
 var scriptSource = map[*redis.Script]string{
 	acquireScript: AcquireScript,
 	fairAcquire:   fairAcquireScript,
+	renewScript:   RenewScript,
 }
 
 func (n *node) release(ctx context.Context, ks keySet, token string, fair bool) (bool, error) {
@@ -187,7 +192,10 @@ func (n *node) release(ctx context.Context, ks keySet, token string, fair bool) 
 	return v == 1, err
 }
 
-func (n *node) renew(ctx context.Context, ks keySet, token string, ttl time.Duration) (bool, error) {
+func (n *node) renew(ctx context.Context, ks keySet, token string, ttl time.Duration, o *options) (bool, error) {
+	if o.replicas > 0 {
+		return n.renewAndWait(ctx, ks, token, ttl, o)
+	}
 	if n.setIfeq.Load() != unsupported {
 		err := n.c.SetIFEQ(ctx, ks.lock, token, token, ttl).Err()
 		switch {
@@ -204,6 +212,26 @@ func (n *node) renew(ctx context.Context, ks keySet, token string, ttl time.Dura
 	}
 	v, err := renewScript.Run(ctx, n.c, []string{ks.lock}, token, ttl.Milliseconds()).Int()
 	return v == 1, err
+}
+
+// renewAndWait renews and sends WAIT in the same round trip. When fewer
+// replicas than asked acknowledge, the new ttl may not have reached them:
+// a replica promoted now would expire the key at the old time. The renew
+// then fails with ErrReplicaAck, so that the lease keeps its old deadline.
+func (n *node) renewAndWait(ctx context.Context, ks keySet, token string, ttl time.Duration, o *options) (bool, error) {
+	cmd, acks, err := n.runAndWait(ctx, renewScript, []string{ks.lock}, []any{token, ttl.Milliseconds()}, o.replicas, o.replicaTimeout)
+	if err != nil {
+		return false, err
+	}
+	v, err := cmd.Int()
+	if err != nil || v != 1 {
+		return false, err
+	}
+	if acks < int64(o.replicas) {
+		return false, fmt.Errorf("%w: %d of %d replicas acknowledged the renew of %q within %v",
+			ErrReplicaAck, acks, o.replicas, ks.lock, o.replicaTimeout)
+	}
+	return true, nil
 }
 
 func (n *node) leaveQueue(ctx context.Context, ks keySet, token string) error {
