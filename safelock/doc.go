@@ -136,9 +136,9 @@
 // when there is one ("context deadline exceeded (last error: dial tcp ...:
 // connection refused)"). go-redis itself returns only ctx.Err() when ctx
 // ends during its retries, so [New] and [NewRedlock] add a hook to a
-// plain, failover or cluster client that remembers its last failed dial
-// (one per client, whatever the number of Lockers; it changes nothing
-// else).
+// plain or failover client that remembers its last failed dial (one per
+// client, whatever the number of Lockers; it changes nothing else). On a
+// cluster client the hook goes on node connections made after New.
 //
 // # Other clients
 //
