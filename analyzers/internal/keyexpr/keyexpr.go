@@ -194,7 +194,16 @@ func pretty(s string, i int) (string, int) {
 	switch head {
 	case "concat":
 		return strings.Join(args, " + "), j
-	case "field", "var":
+	case "field":
+		// path/pkg.Type.field -> Type.field
+		if len(args) == 1 {
+			name := short(args[0])
+			if k := strings.IndexByte(name, '.'); k >= 0 && strings.Count(name, ".") >= 2 {
+				name = name[k+1:]
+			}
+			return name, j
+		}
+	case "var":
 		if len(args) == 1 {
 			return short(args[0]), j
 		}

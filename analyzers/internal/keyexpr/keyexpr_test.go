@@ -6,7 +6,7 @@ func TestPretty(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{`call(fmt.Sprintf,"lock:%s",*)`, `fmt.Sprintf("lock:%s", *)`},
 		{`concat("job:",*)`, `"job:" + *`},
-		{`field(example.com/app/locks.Mutex.key)`, `locks.Mutex.key`},
+		{`field(example.com/app/locks.Mutex.key)`, `Mutex.key`},
 		{`var(example.com/app.lockKey)`, `app.lockKey`},
 		{`call(example.com/app.lockKey,concat("a,b",*))`, `app.lockKey("a,b" + *)`},
 		{`*`, `*`},
