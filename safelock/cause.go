@@ -21,7 +21,8 @@ import (
 // client's last failed dial, so that safelock can name the cause. It does
 // nothing else; one is added per client, however many Lockers share it.
 type dialWatch struct {
-	last atomic.Pointer[dialFailure]
+	last    atomic.Pointer[dialFailure]
+	dialled atomic.Int64 // UnixNano of the last successful dial
 }
 
 type dialFailure struct {
@@ -34,6 +35,8 @@ func (w *dialWatch) DialHook(next redis.DialHook) redis.DialHook {
 		conn, err := next(ctx, network, addr)
 		if err != nil {
 			w.last.Store(&dialFailure{err: err, at: time.Now()})
+		} else {
+			w.dialled.Store(time.Now().UnixNano())
 		}
 		return conn, err
 	}
@@ -45,12 +48,24 @@ func (w *dialWatch) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pr
 	return next
 }
 
-// failedSince returns the last dial error at or after t, or nil.
+// recentDial is how long before a call a failed dial still counts as its
+// cause, when no dial has succeeded since: once many dials failed, go-redis
+// stops dialling for callers and probes only once a second.
+const recentDial = 2 * time.Second
+
+// failedSince returns the last dial error if it happened at or after t, or
+// shortly before with no successful dial since; else nil.
 func (w *dialWatch) failedSince(t time.Time) error {
 	if w == nil {
 		return nil
 	}
-	if f := w.last.Load(); f != nil && !f.at.Before(t) {
+	f := w.last.Load()
+	switch {
+	case f == nil:
+		return nil
+	case !f.at.Before(t):
+		return f.err
+	case f.at.After(t.Add(-recentDial)) && w.dialled.Load() < f.at.UnixNano():
 		return f.err
 	}
 	return nil

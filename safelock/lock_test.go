@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -890,7 +891,7 @@ func TestErrorNamesCause(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.Kill()
-	for _, call := range []struct {
+	calls := []struct {
 		name string
 		fn   func(context.Context) error
 	}{
@@ -898,14 +899,55 @@ func TestErrorNamesCause(t *testing.T) {
 		{"Acquire", func(ctx context.Context) error { _, err := l.Acquire(ctx, "other", time.Minute); return err }},
 		{"Renew", func(ctx context.Context) error { return a.Renew(ctx, time.Minute) }},
 		{"Release", func(ctx context.Context) error { return a.Release(ctx) }},
-	} {
-		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-		err := call.fn(ctx)
-		cancel()
-		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "connection refused") {
-			t.Errorf("%s on a dead server with a short ctx: %v; want DeadlineExceeded and the cause (connection refused)", call.name, err)
-		} else {
-			t.Logf("%s: %v", call.name, err)
+	}
+	check := func(phase string, n int, mustEnd bool) {
+		for _, call := range calls[:n] {
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			err := call.fn(ctx)
+			ended := ctx.Err()
+			cancel()
+			switch {
+			case err == nil || !strings.Contains(err.Error(), "connection refused"):
+				t.Errorf("%s, %s: %v; want the cause (connection refused) named", phase, call.name, err)
+			case ended != nil && !errors.Is(err, ended):
+				t.Errorf("%s, %s: %v; ctx ended, want an error wrapping %v", phase, call.name, err, ended)
+			case mustEnd && ended == nil:
+				t.Errorf("%s, %s: returned before its ctx ended (%v); the test expects go-redis to retry until then", phase, call.name, err)
+			default:
+				t.Logf("%s, %s: %v", phase, call.name, err)
+			}
 		}
+	}
+	// Fresh failures: go-redis retries dialling until ctx ends and then
+	// returns only ctx.Err().
+	check("fresh", 3, true)
+	// After many failed calls go-redis stops dialling for callers (its
+	// pool's circuit breaker) and fails at once with the dial error.
+	for range 30 {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		_ = a.Renew(ctx, time.Minute)
+		cancel()
+	}
+	check("breaker open", 4, false)
+	// The open breaker left a go-redis goroutine that probes once a second
+	// and stops, once the client is closed, at its next probe.
+	_ = c.Close()
+	waitGoroutineGone(t, "pool.(*ConnPool).tryDial")
+}
+
+// waitGoroutineGone waits until no goroutine has fn in its stack.
+func waitGoroutineGone(t *testing.T, fn string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if !strings.Contains(string(buf[:n]), fn) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a goroutine in %s is still running", fn)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
