@@ -55,11 +55,24 @@ func expected(t *testing.T, dir string) []string {
 	return want
 }
 
+// buildLocklint builds the real command, without the test's -race
+// instrumentation and test analyzer: the end-to-end runs load go-redis from
+// source several times, which the race detector would slow many times over.
+func buildLocklint(t *testing.T) string {
+	t.Helper()
+	exe := filepath.Join(t.TempDir(), "locklint")
+	cmd := exec.Command("go", "build", "-o", exe, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building locklint: %v\n%s", err, out)
+	}
+	return exe
+}
+
 // jsonDiagnostics runs locklint -json and returns "file:line analyzer" for
 // each diagnostic.
-func jsonDiagnostics(t *testing.T, dir string) []string {
+func jsonDiagnostics(t *testing.T, exe, dir string) []string {
 	t.Helper()
-	stdout, stderr, code := locklint(t, dir, "-json", "./...")
+	stdout, stderr, code := runLocklint(t, exe, dir, "-json", "./...")
 	if code != 0 {
 		t.Fatalf("locklint -json: exit code %d\n%s", code, stderr)
 	}
@@ -122,12 +135,13 @@ func TestRealAnalyzers(t *testing.T) {
 	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
 		t.Fatal(err)
 	}
+	exe := buildLocklint(t)
 	linkLocklint(t, dir, filepath.Join("..", ".."))
 	want := expected(t, dir)
 	if len(want) == 0 {
 		t.Fatal("the sample marks nothing for the registered analyzers")
 	}
-	if got := jsonDiagnostics(t, dir); !slices.Equal(got, want) {
+	if got := jsonDiagnostics(t, exe, dir); !slices.Equal(got, want) {
 		t.Errorf("locklint -json reports\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
@@ -146,7 +160,7 @@ func TestRealAnalyzers(t *testing.T) {
 	if err := os.WriteFile(jobs, stripped, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(jsonDiagnostics(t, unignored)); n <= len(want) {
+	if n := len(jsonDiagnostics(t, exe, unignored)); n <= len(want) {
 		t.Errorf("without //locklint:ignore: %d diagnostics, want more than %d", n, len(want))
 	}
 
@@ -158,7 +172,7 @@ func TestRealAnalyzers(t *testing.T) {
 	wantLines = slices.Compact(wantLines)
 	line := regexp.MustCompile(`(?m)^\S*?([\w.]+\.go):(\d+):\d+: [^\t]`)
 	for _, args := range [][]string{{"./..."}, {"vet", "./..."}} {
-		_, stderr, code := locklint(t, dir, args...)
+		_, stderr, code := runLocklint(t, exe, dir, args...)
 		if code == 0 {
 			t.Errorf("%v: exit code 0 despite diagnostics", args)
 		}
@@ -174,7 +188,7 @@ func TestRealAnalyzers(t *testing.T) {
 
 	// SARIF: valid, a rule per analyzer with its URL, results on the same
 	// lines, fixes where the analyzer offers them.
-	stdout, stderr, code := locklint(t, dir, "-sarif", "./...")
+	stdout, stderr, code := runLocklint(t, exe, dir, "-sarif", "./...")
 	if code != 0 {
 		t.Fatalf("-sarif: exit code %d\n%s", code, stderr)
 	}
@@ -199,7 +213,7 @@ func TestRealAnalyzers(t *testing.T) {
 	}
 
 	// -fix: the result builds, and fewer defects remain.
-	if _, stderr, code := locklint(t, dir, "-fix", "./..."); code != 0 {
+	if _, stderr, code := runLocklint(t, exe, dir, "-fix", "./..."); code != 0 {
 		t.Fatalf("-fix: exit code %d\n%s", code, stderr)
 	}
 	build := exec.Command("go", "build", "./...")
@@ -208,7 +222,7 @@ func TestRealAnalyzers(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("fixed code does not build: %v\n%s", err, out)
 	}
-	if after := jsonDiagnostics(t, dir); len(after) >= len(want) {
+	if after := jsonDiagnostics(t, exe, dir); len(after) >= len(want) {
 		t.Errorf("after -fix still %d diagnostics (before: %d):\n%s", len(after), len(want), strings.Join(after, "\n"))
 	}
 }

@@ -82,6 +82,12 @@ func locklint(t *testing.T, dir string, args ...string) (stdout, stderr string, 
 	if err != nil {
 		t.Fatal(err)
 	}
+	return runLocklint(t, exe, dir, args...)
+}
+
+// runLocklint runs exe as locklint in dir (see locklint).
+func runLocklint(t *testing.T, exe, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	var cmd *exec.Cmd
 	switch {
 	case len(args) > 0 && args[0] == "vet":
@@ -95,7 +101,7 @@ func locklint(t *testing.T, dir string, args ...string) (stdout, stderr string, 
 	cmd.Env = append(os.Environ(), "LOCKLINT_TEST_AS_COMMAND=1", "GOFLAGS=-mod=mod", "GOWORK=off")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err = cmd.Run()
+	err := cmd.Run()
 	var exit *exec.ExitError
 	switch {
 	case errors.As(err, &exit):
