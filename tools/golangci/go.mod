@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/golangci/golangci-lint/v2 v2.15.0
 	github.com/locklint/locklint v0.0.0
+	go.yaml.in/yaml/v3 v3.0.5
 )
 
 require (
@@ -204,7 +205,6 @@ require (
 	go.augendre.info/fatcontext v0.10.1 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
 	go.uber.org/zap v1.27.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/exp/typeparams v0.0.0-20260811152304-ee035b5b010f // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
