@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -232,6 +233,7 @@ type builder struct {
 	defs    *keyexpr.Defs
 	decls   []*ast.FuncDecl // in source order
 	declOf  map[*types.Func]*ast.FuncDecl
+	envMu   sync.Mutex
 	envs    map[*ast.FuncDecl]*keyexpr.Env
 	calls   map[*ast.FuncDecl][]redismodel.Call
 	ops     map[*ast.FuncDecl][]*Op
@@ -281,6 +283,10 @@ func newBuilder(pass *analysis.Pass) *builder {
 }
 
 func (b *builder) env(fd *ast.FuncDecl) *keyexpr.Env {
+	// Rules that require lifecycle run concurrently on the same package and
+	// reach this cache through Result.Env.
+	b.envMu.Lock()
+	defer b.envMu.Unlock()
 	if e, ok := b.envs[fd]; ok {
 		return e
 	}
