@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"os"
 	"os/exec"
@@ -193,8 +194,8 @@ func TestBinaryExitCode(t *testing.T) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err := cmd.Run()
-	ee, ok := err.(*exec.ExitError)
-	if !ok || ee.ExitCode() != 1 {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
 		t.Fatalf("exit: %v", err)
 	}
 	if s := stderr.String(); strings.Count(s, "\n") != 1 || strings.Contains(s, "topsecret") || !strings.Contains(s, "u:xxxxx@") {

@@ -160,7 +160,7 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 	var r Report
 	dec := json.NewDecoder(rd)
 	if err := dec.Decode(&r); err != nil {
-		return nil, fmt.Errorf("not a lockbench JSON report: %v", err)
+		return nil, fmt.Errorf("not a lockbench JSON report: %w", err)
 	}
 	if r.Schema != "lockbench" {
 		return nil, fmt.Errorf("not a lockbench JSON report (schema %q)", r.Schema)

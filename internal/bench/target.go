@@ -245,7 +245,7 @@ func (t *Target) openCluster(ctx context.Context, spec Spec) error {
 			case err != nil && strings.Contains(err.Error(), "cluster support disabled"):
 				err = fmt.Errorf("%s is not a Redis Cluster node (cluster support disabled); use --redis for a single server", e.String())
 			case err != nil:
-				err = fmt.Errorf("%s: CLUSTER INFO: %v", e.String(), err)
+				err = fmt.Errorf("%s: CLUSTER INFO: %w", e.String(), err)
 			case !strings.Contains(info, "cluster_state:ok"):
 				err = fmt.Errorf("%s is a cluster node but the cluster is not ready (cluster_state is not ok)", e.String())
 			}
@@ -281,7 +281,7 @@ func ParseEndpoint(raw string) (Endpoint, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Endpoint{}, fmt.Errorf("malformed URL %s: want redis://[user:password@]host:port[/db] or rediss://...", RedactURL(raw))
+		return Endpoint{}, fmt.Errorf("malformed URL %s: want redis://[user:password@]host:port[/db] or rediss://[user:password@]host:port[/db]", RedactURL(raw))
 	}
 	if u.Scheme != "redis" && u.Scheme != "rediss" {
 		return Endpoint{}, fmt.Errorf("malformed URL %s: scheme must be redis:// or rediss://", RedactURL(raw))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"time"
 
@@ -51,7 +52,7 @@ func (n *naive) TryAcquire(ctx context.Context, key string, ttl time.Duration) (
 func (n *naive) Acquire(ctx context.Context, key string, ttl time.Duration) (bench.Lease, error) {
 	for {
 		l, err := n.TryAcquire(ctx, key, ttl)
-		if err != bench.ErrNotAcquired {
+		if !errors.Is(err, bench.ErrNotAcquired) {
 			return l, err
 		}
 		if err := bench.Sleep(ctx, pollInterval); err != nil {

@@ -47,7 +47,7 @@ func (r *rsLocker) Acquire(ctx context.Context, key string, ttl time.Duration) (
 		if err == nil {
 			return &rsLease{m: m}, nil
 		}
-		if err = rsErr(ctx, err); err != bench.ErrNotAcquired {
+		if err = rsErr(ctx, err); !errors.Is(err, bench.ErrNotAcquired) {
 			return nil, err
 		}
 		// All tries used up: a user would call Lock again.
