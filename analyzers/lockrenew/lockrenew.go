@@ -148,7 +148,7 @@ func initialTTL(pass *analysis.Pass, l *lifecycle.Lock, op *lifecycle.Op) bool {
 		if acq.In.Decl != op.In.Decl || acq.In.Lit != op.In.Lit || op.In.InGo != acq.In.InGo {
 			continue
 		}
-		if loop := enclosingLoop(pass, op); loop != nil && !(loop.Pos() <= acq.Pos() && acq.Pos() < loop.End()) {
+		if loop := enclosingLoop(pass, op); loop != nil && (acq.Pos() < loop.Pos() || acq.Pos() >= loop.End()) {
 			continue // renewed again and again while the work goes on
 		}
 		return true

@@ -291,7 +291,7 @@ func tokenize(src string) []token {
 			}
 			toks = append(toks, token{tPunct, "["})
 			i++
-		case isIdentByte(c) && !(c >= '0' && c <= '9'):
+		case isIdentByte(c) && (c < '0' || c > '9'):
 			j := i
 			for j < len(src) && isIdentByte(src[j]) {
 				j++

@@ -164,14 +164,16 @@ func (s *scanner) findRoles(f *ast.File) {
 		if !isGoRedis(path) {
 			return true
 		}
-		r := roleNone
+		var r role
 		switch fn.Name() {
 		case "TxPipelined":
 			r = roleMulti
 		case "Pipelined":
 			r = rolePipe
-			if recvNamed(fn.Type().(*types.Signature)) == "Tx" {
-				r = roleMulti // go-redis v6: Tx.Pipelined is MULTI/EXEC
+			// Only go-redis v6 wraps Tx.Pipelined in MULTI/EXEC; from v7 on
+			// it is a plain pipeline on the watched connection.
+			if path == "github.com/go-redis/redis" && recvNamed(fn.Type().(*types.Signature)) == "Tx" {
+				r = roleMulti
 			}
 		case "Watch":
 			r = roleWatch
@@ -278,7 +280,7 @@ func (s *scanner) pipelineState(cmd *Command, ctx *Context) {
 	if cmd.Client != GoRedis || cmd.Recv == nil {
 		return
 	}
-	var src ast.Expr = cmd.Recv
+	src := cmd.Recv
 	if id, ok := ast.Unparen(src).(*ast.Ident); ok {
 		if v, ok := s.p.info.Uses[id].(*types.Var); ok {
 			if def := s.p.defs.Single(v); def != nil {

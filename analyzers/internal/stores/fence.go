@@ -117,7 +117,7 @@ func bound(q, rhs string, at int, params []ast.Expr, spread, named bool, reaches
 		switch {
 		case i < 0:
 			return false
-		case i < len(params) && !(spread && i >= len(params)-1):
+		case i < len(params) && (!spread || i < len(params)-1):
 			return reaches(params[i])
 		case spread && len(params) > 0:
 			return reaches(params[len(params)-1])

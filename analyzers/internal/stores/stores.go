@@ -94,18 +94,18 @@ func classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *red
 	sig := fn.Type().(*types.Signature)
 	recv := recvName(sig)
 	w := &Write{Call: call, Values: call.Args, What: shortPath(path) + " " + dotted(recv, fn.Name())}
-	switch {
-	case path == locklib.FencePath:
+	switch path {
+	case locklib.FencePath:
 		w.Kind = Fenced
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && recv != "" {
 			w.Values = append(append([]ast.Expr{}, call.Args...), chainArgs(info, sel.X)...)
 		}
 		return w
-	case path == "database/sql" || path == "github.com/jmoiron/sqlx":
+	case "database/sql", "github.com/jmoiron/sqlx":
 		return sqlWrite(info, defs, w, fn, recv, anyText)
-	case path == "gorm.io/gorm" || path == "github.com/jinzhu/gorm":
+	case "gorm.io/gorm", "github.com/jinzhu/gorm":
 		return gormWrite(info, defs, w, fn, recv, anyText)
-	case path == "os":
+	case "os":
 		return fileWrite(w, fn, recv)
 	}
 	return nil

@@ -45,10 +45,24 @@ func goredis(ctx context.Context, rdb redis.UniversalClient, k, v string, d time
 		})
 		return nil
 	}, k)
+	rdb.Watch(ctx, func(tx *redis.Tx) error { // want `^go-redis WATCH key=k$`
+		tx.Pipelined(ctx, func(p redis.Pipeliner) error {
+			p.Del(ctx, k) // want `^go-redis DEL key=k pipeline watch$`
+			return nil
+		})
+		return nil
+	}, k)
 }
 
 func v6(c *redisv6.Client, k string) {
 	c.SetNX(k, "1", 0) // want `^go-redis SET key=k value="1" NX ttl=0/duration noexpiry$`
+	c.Watch(func(tx *redisv6.Tx) error { // want `^go-redis WATCH key=k$`
+		tx.Pipelined(func(p redisv6.Pipeliner) error {
+			p.Del(k) // want `^go-redis DEL key=k multi watch$`
+			return nil
+		})
+		return nil
+	}, k)
 }
 
 func redigoCmds(c redigo.Conn, k, v string, opts []interface{}) {

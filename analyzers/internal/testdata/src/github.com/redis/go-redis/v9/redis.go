@@ -169,6 +169,10 @@ type Tx struct{ cmdable }
 
 func (c *Tx) Watch(ctx context.Context, keys ...string) *StatusCmd { return &StatusCmd{} }
 
+func (c *Tx) Pipelined(ctx context.Context, fn func(Pipeliner) error) ([]Cmder, error) {
+	return nil, nil
+}
+
 type Pipeline struct{ cmdable }
 
 func (c *Pipeline) Exec(ctx context.Context) ([]Cmder, error) { return nil, nil }
