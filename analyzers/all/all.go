@@ -3,35 +3,30 @@
 // analyzers from here, so they can never disagree.
 package all
 
-import "golang.org/x/tools/go/analysis"
+import (
+	"golang.org/x/tools/go/analysis"
 
-import "github.com/locklint/locklint/analyzers/lockexpiry"
-
-import "github.com/locklint/locklint/analyzers/lockfence"
-
-import "github.com/locklint/locklint/analyzers/locklease"
-
-import "github.com/locklint/locklint/analyzers/lockrelease"
-
-import "github.com/locklint/locklint/analyzers/lockrenew"
-
-import "github.com/locklint/locklint/analyzers/lockresult"
-
-import "github.com/locklint/locklint/analyzers/lockvalue"
-
-import "github.com/locklint/locklint/analyzers/lockunits"
+	"github.com/locklint/locklint/analyzers/lockexpiry"
+	"github.com/locklint/locklint/analyzers/lockfence"
+	"github.com/locklint/locklint/analyzers/locklease"
+	"github.com/locklint/locklint/analyzers/lockrelease"
+	"github.com/locklint/locklint/analyzers/lockrenew"
+	"github.com/locklint/locklint/analyzers/lockresult"
+	"github.com/locklint/locklint/analyzers/lockunits"
+	"github.com/locklint/locklint/analyzers/lockvalue"
+)
 
 // Analyzers returns every locklint analyzer, in a stable order.
 func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
-		// Each analyzer package adds itself here, one line each.
+		// Alphabetical; add a new analyzer in its place.
 		lockexpiry.Analyzer,
 		lockfence.Analyzer,
 		locklease.Analyzer,
 		lockrelease.Analyzer,
 		lockrenew.Analyzer,
 		lockresult.Analyzer,
-		lockvalue.Analyzer,
 		lockunits.Analyzer,
+		lockvalue.Analyzer,
 	}
 }
