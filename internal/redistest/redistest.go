@@ -54,6 +54,7 @@ type Server struct {
 	bin  string
 	dir  string
 	args []string
+	conf string // config file text, written once before the first start; empty: none
 	Port int
 
 	mu     sync.Mutex
@@ -79,6 +80,13 @@ func (s *Server) Client() *redis.Client {
 // arguments (for example "--appendonly", "yes").
 func Start(t testing.TB, args ...string) *Server {
 	t.Helper()
+	return startServer(t, "", args)
+}
+
+// startServer starts a redis-server whose config file has the text conf
+// (none if empty) followed by args.
+func startServer(t testing.TB, conf string, args []string) *Server {
+	t.Helper()
 	bin := Binary(t)
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
@@ -90,7 +98,7 @@ func Start(t testing.TB, args ...string) *Server {
 		if err != nil {
 			t.Fatalf("redistest: %v", err)
 		}
-		s := &Server{t: t, bin: bin, dir: dir, args: args, Port: port}
+		s := &Server{t: t, bin: bin, dir: dir, args: args, conf: conf, Port: port}
 		if lastErr = s.start(); lastErr == nil {
 			t.Cleanup(s.Stop)
 			return s
@@ -227,6 +235,18 @@ func (s *Server) start() error {
 		"--daemonize", "no",
 		"--protected-mode", "no",
 	}, s.args...)
+	if s.conf != "" {
+		// redis-server reads a config file only as its first argument. It
+		// is written once: a sentinel rewrites it with what it learned,
+		// which a Restart keeps.
+		path := filepath.Join(s.dir, "redis.conf")
+		if _, err := os.Stat(path); os.IsNotExist(err) {
+			if err := os.WriteFile(path, []byte(s.conf), 0o600); err != nil {
+				return err
+			}
+		}
+		args = append([]string{path}, args...)
+	}
 	if s.log == nil {
 		f, err := os.Create(filepath.Join(s.dir, "redis.log"))
 		if err != nil {
@@ -287,17 +307,30 @@ func freePort() (int, error) {
 
 func waitFor(t testing.TB, what string, ok func(ctx context.Context) bool) {
 	t.Helper()
-	deadline := time.Now().Add(startTimeout)
+	waitUntil(t, what, startTimeout, func(ctx context.Context) error {
+		if ok(ctx) {
+			return nil
+		}
+		return fmt.Errorf("not yet")
+	})
+}
+
+// waitUntil polls check every 50 ms until it returns nil, and fails the
+// test with check's last error once timeout has passed.
+func waitUntil(t testing.TB, what string, timeout time.Duration, check func(ctx context.Context) error) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	var err error
 	for time.Now().Before(deadline) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		done := ok(ctx)
+		err = check(ctx)
 		cancel()
-		if done {
+		if err == nil {
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Fatalf("redistest: timed out waiting for %s", what)
+	t.Fatalf("redistest: timed out after %v waiting for %s: %v", timeout, what, err)
 }
 
 func tail(path string) string {
