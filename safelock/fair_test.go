@@ -172,3 +172,98 @@ func TestFairManyContenders(t *testing.T) {
 		}
 	}
 }
+
+// TestFairExpiredHolderPassesOn: holders that stop without releasing (a
+// pause past the ttl) still pass the lock on, in queue order, soon after
+// each key expires. Nobody publishes an expiry, so a waiter that became
+// head of the queue silently must be told, or it sleeps for the long pause
+// of a non-head waiter (a quarter of the waiter ttl, here 2s and more).
+func TestFairExpiredHolderPassesOn(t *testing.T) {
+	l, c := startLocker(t, WithFairness())
+	l.opts.waiterTTL = 8 * time.Second // non-head waiters sleep 2s to 2.7s
+	ctx := testCtx(t)
+	ks, _ := lockKeys("expire")
+	const ttl = 150 * time.Millisecond
+	if _, err := l.TryAcquire(ctx, "expire", ttl); err != nil {
+		t.Fatal(err)
+	}
+	const n = 3
+	type grantAt struct {
+		i  int
+		at time.Time
+	}
+	grants := make(chan grantAt, n)
+	errc := make(chan error, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			// Each waiter in turn also stops without releasing.
+			_, err := l.Acquire(ctx, "expire", ttl)
+			if err == nil {
+				grants <- grantAt{i, time.Now()}
+			}
+			errc <- err
+		}()
+		waitQueued(t, c, ks.queue, i+1)
+	}
+	start := time.Now()
+	prev := start
+	// A handoff takes about ttl after the previous grant; the bound is
+	// generous for a busy machine but below a non-head waiter's sleep.
+	const bound = ttl + 1500*time.Millisecond
+	for k := 0; k < n; k++ {
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+		g := <-grants
+		if g.i != k {
+			t.Fatalf("grant %d went to waiter %d", k, g.i)
+		}
+		if gap := g.at.Sub(prev); gap > bound {
+			t.Errorf("grant %d came %v after the previous one, whose key expired after %v", k, gap, ttl)
+		}
+		prev = g.at
+	}
+	t.Logf("%d handoffs by expiry in %v (ttl %v)", n, prev.Sub(start), ttl)
+}
+
+// TestFairHeadLeavesWhileHeld: when the head of the queue gives up while
+// the lock is held, the next waiter is told it is now the head, and takes
+// the lock soon after the holder's key expires without a release.
+func TestFairHeadLeavesWhileHeld(t *testing.T) {
+	l, c := startLocker(t, WithFairness())
+	l.opts.waiterTTL = 8 * time.Second // non-head waiters sleep 2s to 2.7s
+	ctx := testCtx(t)
+	ks, _ := lockKeys("leave")
+	const ttl = 300 * time.Millisecond
+	if _, err := l.TryAcquire(ctx, "leave", ttl); err != nil {
+		t.Fatal(err)
+	}
+	hctx, cancel := context.WithCancel(ctx)
+	headErr := make(chan error, 1)
+	go func() {
+		_, err := l.Acquire(hctx, "leave", ttl)
+		headErr <- err
+	}()
+	waitQueued(t, c, ks.queue, 1)
+	next := make(chan error, 1)
+	go func() {
+		lease, err := l.Acquire(ctx, "leave", time.Minute)
+		if err == nil {
+			err = lease.Release(ctx)
+		}
+		next <- err
+	}()
+	waitQueued(t, c, ks.queue, 2)
+	start := time.Now()
+	cancel()
+	if err := <-headErr; !errors.Is(err, context.Canceled) {
+		t.Fatalf("head that gave up: %v", err)
+	}
+	if err := <-next; err != nil {
+		t.Fatal(err)
+	}
+	// Generous for a busy machine, but below a non-head waiter's sleep.
+	if d := time.Since(start); d > ttl+1500*time.Millisecond {
+		t.Errorf("next waiter got the lock %v after the head left (holder's ttl %v)", d, ttl)
+	}
+}

@@ -261,7 +261,7 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 		lease, g, err = l.attempt(ctx, ks, token, ttl, true)
 	}
 	for try := 0; errors.Is(err, ErrNotAcquired); try++ {
-		if err = l.wait(ctx, w, l.pause(g, try)); err != nil {
+		if err = l.wait(ctx, w, l.pause(g, try, w.heard())); err != nil {
 			err = fmt.Errorf("safelock: acquire %q: %w", ks.lock, err)
 			break
 		}
@@ -279,9 +279,11 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 	return lease, err
 }
 
-// pause is how long a waiter sleeps unless a release wakes it.
-func (l *Locker) pause(g grant, try int) time.Duration {
-	if l.opts.fair && !g.head {
+// pause is how long a waiter sleeps unless a release wakes it. heard says
+// whether release messages reach it: a fair waiter that is not first in line
+// sleeps long only then, since it is told when it becomes the head.
+func (l *Locker) pause(g grant, try int, heard bool) time.Duration {
+	if l.opts.fair && !g.head && heard {
 		// Not first in line: only keep the place in the queue.
 		return l.opts.waiterTTL/4 + rand.N(l.opts.waiterTTL/12)
 	}

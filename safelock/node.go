@@ -45,7 +45,7 @@ func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Du
 		if enqueue {
 			join = "1"
 		}
-		args = append(args, o.waiterTTL.Milliseconds(), join)
+		args = append(args, o.waiterTTL.Milliseconds(), join, ks.channel)
 	}
 	var (
 		res  []any

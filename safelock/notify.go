@@ -97,6 +97,10 @@ func (n *notifier) subscribe(ctx context.Context, name, token string, fair bool)
 	return w
 }
 
+// heard reports whether w's subscription was confirmed, so that the
+// messages published for it reach it.
+func (w *waiter) heard() bool { return w != nil && !w.since.IsZero() }
+
 func (n *notifier) unsubscribe(w *waiter) {
 	if n == nil || w == nil {
 		return

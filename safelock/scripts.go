@@ -82,19 +82,35 @@ return 0
 // of waiter tokens by arrival time, KEYS[4] a ZSET of the same tokens by the
 // time (ms) after which a waiter that stopped asking is dropped. ARGV[3] is
 // that waiter ttl in ms, ARGV[4] is "1" to join (or stay in) the queue when
-// the lock is not granted. The lock goes only to the head of the queue, or to
-// anyone when the queue is empty. Returns {1, fence, version, 0} or
-// {0, pttl, version, isHead}. Fences come from nextFence, as in
-// AcquireScript.
+// the lock is not granted, ARGV[5] the release channel. The lock goes only
+// to the head of the queue, or to anyone when the queue is empty. Returns
+// {1, fence, version, 0} or {0, pttl, version, isHead}. Fences come from
+// nextFence, as in AcquireScript.
+//
+// A lock that expires is freed without a release, so nobody publishes; a
+// waiter that becomes head then would sleep a non-head's long pause. So
+// the script publishes the head's token on the channel whenever the head
+// changed under it (the head took the lock, dead waiters were dropped), and
+// when it finds the lock free but the head someone else (a head that has
+// not yet heard); the head then paces itself by the holder's pttl.
 const fairAcquireScript = nextFenceLua + `local v = redis.REDIS_VERSION_NUM or 0
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local first = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
 local gone = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now)
 for i = 1, #gone do redis.call('ZREM', KEYS[3], gone[i]) end
 if #gone > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now) end
 local holder = redis.call('GET', KEYS[1])
+local function tellHead()
+  local h = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
+  if h and h ~= ARGV[1] and ARGV[5] and (h ~= first or not holder) then
+    redis.call('PUBLISH', ARGV[5], h)
+  end
+  return h
+end
 if holder == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  tellHead()
   return {1, tonumber(redis.call('GET', KEYS[2]) or '0'), v, 0}
 end
 local head = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
@@ -102,6 +118,8 @@ if not holder and (head == nil or head == ARGV[1]) then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   redis.call('ZREM', KEYS[3], ARGV[1])
   redis.call('ZREM', KEYS[4], ARGV[1])
+  holder = ARGV[1]
+  tellHead()
   return {1, nextFence(KEYS[2]), v, 0}
 end
 if ARGV[4] == '1' then
@@ -109,8 +127,8 @@ if ARGV[4] == '1' then
   redis.call('ZADD', KEYS[4], now + tonumber(ARGV[3]), ARGV[1])
   redis.call('PEXPIRE', KEYS[3], ARGV[3])
   redis.call('PEXPIRE', KEYS[4], ARGV[3])
-  head = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
 end
+head = tellHead()
 local pttl = 0
 if holder then pttl = redis.call('PTTL', KEYS[1]) end
 if head == ARGV[1] then return {0, pttl, v, 1} end
@@ -154,13 +172,17 @@ return 1
 `
 
 // leaveQueueScript removes a waiter that gave up (KEYS: lock, queue,
-// deadlines; ARGV: token, channel) and, when the lock is free, tells the new
-// head of the queue.
-const leaveQueueScript = `local removed = redis.call('ZREM', KEYS[2], ARGV[1])
+// deadlines; ARGV: token, channel) and tells the new head of the queue when
+// the lock is free or the leaver was the head: a lock that expires is freed
+// without a release, so the new head must know to watch for that.
+const leaveQueueScript = `local first = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
+local removed = redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
-if removed == 1 and redis.call('EXISTS', KEYS[1]) == 0 then
+if removed == 1 then
   local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
-  if head then redis.call('PUBLISH', ARGV[2], head) end
+  if head and (first == ARGV[1] or redis.call('EXISTS', KEYS[1]) == 0) then
+    redis.call('PUBLISH', ARGV[2], head)
+  end
 end
 return removed
 `
