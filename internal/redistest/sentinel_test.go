@@ -23,6 +23,7 @@ func TestSentinelFailover(t *testing.T) {
 	if len(addrs) != 3 {
 		t.Fatalf("%d sentinels, want 3", len(addrs))
 	}
+	checkQuorum(ctx, t, f, "2")
 
 	c := redis.NewFailoverClient(&redis.FailoverOptions{
 		MasterName:            MasterName,
@@ -66,5 +67,30 @@ func TestSentinelFailover(t *testing.T) {
 	}
 	if v, err := r.Get(ctx, "before").Result(); err != nil || v != "1" {
 		t.Fatalf("new primary lost before: %q, %v", v, err)
+	}
+}
+
+func TestSentinelSingle(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	f := StartFailover(t, 1)
+	checkQuorum(ctx, t, f, "1")
+}
+
+// checkQuorum checks that every sentinel monitors MasterName with quorum
+// want and the short timeouts that make a test failover take seconds.
+func checkQuorum(ctx context.Context, t *testing.T, f *Failover, want string) {
+	t.Helper()
+	for _, addr := range f.SentinelAddrs() {
+		s := redis.NewSentinelClient(&redis.Options{Addr: addr})
+		m, err := s.Master(ctx, MasterName).Result()
+		_ = s.Close()
+		if err != nil {
+			t.Fatalf("SENTINEL MASTER on %s: %v", addr, err)
+		}
+		if m["quorum"] != want || m["down-after-milliseconds"] != "1000" || m["failover-timeout"] != "3000" {
+			t.Fatalf("sentinel %s: quorum %s, down-after %s ms, failover-timeout %s ms; want %s, 1000, 3000",
+				addr, m["quorum"], m["down-after-milliseconds"], m["failover-timeout"], want)
+		}
 	}
 }
