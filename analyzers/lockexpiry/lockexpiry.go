@@ -43,7 +43,7 @@ func run(pass *analysis.Pass) (any, error) {
 					Message: fmt.Sprintf("lock %s is acquired with %s and given its TTL by a separate %s: "+
 						"if the process dies between the two, the lock never expires and no one can take it again; "+
 						"set the TTL in the acquire (SET NX PX) or use safelock.Locker.TryAcquire",
-						l.Name(), acq.Describe(), exp.Describe()),
+						acq.KeyText(), acq.Describe(), exp.Describe()),
 					Related:        []analysis.RelatedInformation{{Pos: exp.Pos(), End: exp.Call.End(), Message: "separate " + exp.Command}},
 					SuggestedFixes: mergeFix(pass, acq, exp),
 				})
@@ -54,7 +54,7 @@ func run(pass *analysis.Pass) (any, error) {
 					Pos: acq.Pos(), End: acq.Call.End(),
 					Message: fmt.Sprintf("lock %s is acquired with %s without a TTL: "+
 						"if the holder dies before it releases, the lock is held forever; "+
-						"give the acquire a TTL (SET NX PX) or use safelock.Locker.TryAcquire", l.Name(), acq.Describe()),
+						"give the acquire a TTL (SET NX PX) or use safelock.Locker.TryAcquire", acq.KeyText(), acq.Describe()),
 					Related: []analysis.RelatedInformation{{Pos: del.Pos(), End: del.Call.End(), Message: "released here, the only way the lock goes away"}},
 				})
 			}

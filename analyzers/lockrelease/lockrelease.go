@@ -44,16 +44,16 @@ func run(pass *analysis.Pass) (any, error) {
 			case op.ReadBefore != nil:
 				d.Message = fmt.Sprintf("lock %s is read with GET and then deleted with a separate %s: "+
 					"the lock can expire and pass to another holder between the two round trips, and this deletes their lock; "+
-					"release atomically with safelock.ReleaseKey", l.Name(), op.Describe())
+					"release atomically with safelock.ReleaseKey", op.KeyText(), op.Describe())
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: op.ReadBefore.Pos(), End: op.ReadBefore.Call.End(), Message: "GET here"})
 			case op.Command == "EVAL" || op.Command == "EVALSHA":
 				d.Message = fmt.Sprintf("the Lua script%s deletes lock %s without comparing its value with the holder's token: "+
 					"after the lock expires and another process takes it, this deletes their lock; "+
-					"compare before deleting, as safelock.ReleaseScript does", op.Where(), l.Name())
+					"compare before deleting, as safelock.ReleaseScript does", op.Where(), op.KeyText())
 			default:
 				d.Message = fmt.Sprintf("lock %s is deleted with %s without checking that this holder still owns it: "+
 					"if the lock expired and another process acquired it, this deletes their lock and two holders run at once; "+
-					"release with safelock.ReleaseKey (compare-and-delete)", l.Name(), op.Describe())
+					"release with safelock.ReleaseKey (compare-and-delete)", op.KeyText(), op.Describe())
 			}
 			if op.Direct() && op.ReadBefore == nil {
 				d.SuggestedFixes = releaseFix(pass, res, l, op)

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
-	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -44,7 +43,7 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			seen[op.Call] = true
-			key := keyName(pass, l, op)
+			key := op.KeyText()
 			d := analysis.Diagnostic{
 				Pos: op.Pos(), End: op.Call.End(),
 				Related: []analysis.RelatedInformation{{Pos: acq.Pos(), End: acq.Call.End(), Message: "lock acquired with " + acq.Command + " here"}},
@@ -85,17 +84,6 @@ func decides(pass *analysis.Pass, l *lifecycle.Lock) *lifecycle.Op {
 		}
 	}
 	return nil
-}
-
-// keyName names the lock key for messages: the key expression
-// at the renewal when it is there, else the lifecycle's rendering.
-func keyName(pass *analysis.Pass, l *lifecycle.Lock, op *lifecycle.Op) string {
-	if op.KeyExpr != nil {
-		if src := types.ExprString(op.KeyExpr); len(src) <= 60 {
-			return src
-		}
-	}
-	return l.Key.String()
 }
 
 // renewal describes op when it extends the lock without an owner check

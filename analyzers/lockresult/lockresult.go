@@ -185,7 +185,7 @@ func (r *runner) check(file *ast.File, fd *ast.FuncDecl, a *acquire, op *lifecyc
 	}
 	what := a.name
 	if op != nil {
-		what = fmt.Sprintf("%s of %s", a.name, r.keyText(op))
+		what = fmt.Sprintf("%s of %s", a.name, op.KeyText())
 	}
 	switch out.verdict {
 	case discarded:
@@ -300,7 +300,7 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 			rels = append(rels, analysis.Diagnostic{
 				Pos: rel.Pos(), End: rel.End(),
 				Message: fmt.Sprintf("this release of %s also runs when the acquire failed (%s): it deletes the lock another owner holds; stop on failure before releasing, or use %s",
-					r.keyText(op), fixes.Source(r.pass, cond), instead),
+					op.KeyText(), fixes.Source(r.pass, cond), instead),
 				Related: []analysis.RelatedInformation{
 					{Pos: cond.Pos(), End: cond.End(), Message: "the acquire failed here"},
 				},
@@ -427,16 +427,6 @@ func (r *runner) mayReturn(call *ast.CallExpr) bool {
 		}
 	}
 	return true
-}
-
-// keyText names the lock key as written at the acquire.
-func (r *runner) keyText(op *lifecycle.Op) string {
-	if op.KeyExpr != nil {
-		if s := fixes.Source(r.pass, op.KeyExpr); s != "" && len(s) <= 60 {
-			return s
-		}
-	}
-	return op.Key.String()
 }
 
 func fileOf(pass *analysis.Pass, n ast.Node) *ast.File {

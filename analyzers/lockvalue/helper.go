@@ -76,7 +76,7 @@ func reportHelper(pass *analysis.Pass, helpers map[*types.Func]*helper, reported
 		Pos: acq.Pos(), End: acq.Call.End(),
 		Message: fmt.Sprintf("lock %s is acquired with %s, which stores %s as its value and so cannot tell one holder from another: %s; "+
 			"store a random token from safelock.NewToken() and compare it when releasing and renewing",
-			keyName(pass, l, acq), acq.Describe(), describe(w), consequence(w.k)),
+			acq.KeyText(), acq.Describe(), describe(w), consequence(w.k)),
 		Related: []analysis.RelatedInformation{{Pos: use.Pos(), End: use.Call.End(), Message: use.Command + " of the lock here"}},
 	})
 }

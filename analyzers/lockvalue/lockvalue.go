@@ -111,7 +111,7 @@ func run(pass *analysis.Pass) (any, error) {
 				Pos: v.Pos(), End: v.End(),
 				Message: fmt.Sprintf("lock %s stores %s as its value, which cannot tell one holder from another: %s; "+
 					"store a random token from safelock.NewToken() and compare it when releasing and renewing",
-					keyName(pass, l, acq), describe(w), consequence(w.k)),
+					acq.KeyText(), describe(w), consequence(w.k)),
 				Related: []analysis.RelatedInformation{{Pos: use.Pos(), End: use.Call.End(), Message: use.Command + " of the lock here"}},
 			}
 			if w.at != nil && (acq.In.Decl == nil || w.at.Pos() < acq.In.Decl.Pos() || w.at.Pos() >= acq.In.Decl.End()) {
@@ -207,15 +207,6 @@ func besideAcquire(l *lifecycle.Lock, op *lifecycle.Op) bool {
 		}
 	}
 	return false
-}
-
-func keyName(pass *analysis.Pass, l *lifecycle.Lock, acq *lifecycle.Op) string {
-	if acq.KeyExpr != nil {
-		if src := types.ExprString(acq.KeyExpr); len(src) <= 60 {
-			return src
-		}
-	}
-	return l.Key.String()
 }
 
 // describe names the weak sources of a value.

@@ -41,6 +41,10 @@
 // A package that imports no Redis client, and no package that does, gets
 // an empty Result at once (check len(res.Locks) == 0 and return).
 //
+// Messages name a key with [Op.KeyText] (or [KeyText] for a key held
+// elsewhere): the key as written where the diagnostic points, so every
+// rule names the same key the same way.
+//
 // # Ops
 //
 // An [Op] is one operation on one key, seen from a function of this

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -128,16 +129,27 @@ type Lock struct {
 	ByParam bool
 }
 
-// Name names the lock key for messages: its shape, like "lock:" + *, or,
-// when the key is just a variable, the expression at the first acquire.
-func (l *Lock) Name() string {
-	if n := l.Key.String(); n != "*" {
-		return n
+// KeyText names the op's key for messages, the one way every rule does:
+// the key as written at the call (key, "lock:job:"+job, l.key), or, when
+// the key is not an argument here (a helper with its own key), the
+// helper's key with its locals as *.
+func (o *Op) KeyText() string { return KeyText(o.KeyExpr, o.Key) }
+
+// KeyText is [Op.KeyText] for a key expression e (nil when not at hand)
+// whose canonical form is k.
+func KeyText(e ast.Expr, k keyexpr.Key) string {
+	if e == nil {
+		return k.String()
 	}
-	if e := l.Acquires[0].KeyExpr; e != nil {
-		return types.ExprString(e)
+	s := types.ExprString(e)
+	if len(s) > 60 {
+		n := 57
+		for !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n] + "..."
 	}
-	return "*"
+	return s
 }
 
 // Has reports whether the lock has an op of kind k.

@@ -690,14 +690,12 @@ func calleeIs(info *types.Info, call *ast.CallExpr, pkgPath, name string) bool {
 	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == pkgPath && fn.Name() == name
 }
 
-// Describe names the lock for messages: `lock "lock:job:" + * (SET NX)`,
+// Describe names the lock for messages, its key as written at the
+// acquire ([lifecycle.KeyText]): `lock "lock:job:"+id (SET NX)`,
 // `lock name (rueidislock Locker.WithContext)`.
 func (l *Lock) Describe() string {
-	switch {
-	case l.Key.Anchored:
-		return fmt.Sprintf("lock %s (%s)", l.Key, l.How)
-	case l.KeyExpr != nil:
-		return fmt.Sprintf("lock %s (%s)", types.ExprString(l.KeyExpr), l.How)
+	if l.KeyExpr == nil && !l.Key.Anchored {
+		return "a lock (" + l.How + ")"
 	}
-	return "a lock (" + l.How + ")"
+	return fmt.Sprintf("lock %s (%s)", lifecycle.KeyText(l.KeyExpr, l.Key), l.How)
 }

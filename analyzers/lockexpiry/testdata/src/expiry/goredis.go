@@ -14,7 +14,7 @@ const lockTTL = 30 * time.Second
 
 func setnxThenExpire(ctx context.Context, id, token string) error {
 	key := fmt.Sprintf("lock:%s", id)
-	ok, err := rdb.SetNX(ctx, key, token, 0).Result() // want `lock fmt.Sprintf\("lock:%s", \*\) is acquired with SET NX and given its TTL by a separate EXPIRE: if the process dies between the two, the lock never expires.*safelock.Locker.TryAcquire`
+	ok, err := rdb.SetNX(ctx, key, token, 0).Result() // want `lock key is acquired with SET NX and given its TTL by a separate EXPIRE: if the process dies between the two, the lock never expires.*safelock.Locker.TryAcquire`
 	if err != nil || !ok {
 		return err
 	}

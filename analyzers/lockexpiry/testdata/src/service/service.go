@@ -10,7 +10,7 @@ import (
 )
 
 func Nightly(ctx context.Context, rdb *redis.Client, id, token string) {
-	if !locker.Acquire(ctx, rdb, "nightly:"+id, token) { // want `lock "nightly:" \+ \* is acquired with SET NX \(in locker.Acquire at locker.go:12\) without a TTL`
+	if !locker.Acquire(ctx, rdb, "nightly:"+id, token) { // want `lock "nightly:" \+ id is acquired with SET NX \(in locker.Acquire at locker.go:12\) without a TTL`
 		return
 	}
 	defer locker.Release(ctx, rdb, "nightly:"+id)

@@ -21,7 +21,7 @@ func rawUpdate(ctx context.Context, id, token string) error {
 		return err
 	}
 	defer rdb.Del(ctx, key)
-	_, err = db.ExecContext(ctx, "UPDATE orders SET state = 'paid' WHERE id = ?", id) // want `database/sql DB.ExecContext under lock "lock:order:" \+ \* \(SET NX\) carries no fencing token: if this holder stalls past the TTL.*safelock.Locker.TryAcquire and check Lease.Fence\(\)`
+	_, err = db.ExecContext(ctx, "UPDATE orders SET state = 'paid' WHERE id = ?", id) // want `database/sql DB.ExecContext under lock key \(SET NX\) carries no fencing token: if this holder stalls past the TTL.*safelock.Locker.TryAcquire and check Lease.Fence\(\)`
 	return err
 }
 
@@ -75,7 +75,7 @@ func incrFence(ctx context.Context, id, token string) error {
 		return err
 	}
 	defer rdb.Del(ctx, key)
-	fence, err := rdb.Incr(ctx, key+":fence").Result() // want `fencing token taken by a separate INCR after acquiring lock "lock:job:" \+ \* \(SET NX\): the token is not issued atomically.*safelock.Locker.TryAcquire, whose Lease.Fence\(\)`
+	fence, err := rdb.Incr(ctx, key+":fence").Result() // want `fencing token taken by a separate INCR after acquiring lock key \(SET NX\): the token is not issued atomically.*safelock.Locker.TryAcquire, whose Lease.Fence\(\)`
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ func redsyncGorm(id string) error {
 		return err
 	}
 	defer mu.Unlock()
-	return gdb.Model(&Order{ID: id}).Update("state", "paid").Error // want `gorm DB.Update under lock "order:" \+ \* \(redsync Mutex.Lock\) carries no fencing token`
+	return gdb.Model(&Order{ID: id}).Update("state", "paid").Error // want `gorm DB.Update under lock "order:" \+ id \(redsync Mutex.Lock\) carries no fencing token`
 }
 
 type Service struct {
@@ -58,7 +58,7 @@ func redislockSqlx(ctx context.Context, id string) error {
 		return err
 	}
 	defer lock.Release(ctx)
-	_, err = xdb.NamedExecContext(ctx, "UPDATE orders SET state = :state WHERE id = :id", &Order{ID: id}) // want `sqlx DB.NamedExecContext under lock "order:" \+ \* \(redislock Client.Obtain\) carries no fencing token`
+	_, err = xdb.NamedExecContext(ctx, "UPDATE orders SET state = :state WHERE id = :id", &Order{ID: id}) // want `sqlx DB.NamedExecContext under lock "order:" \+ id \(redislock Client.Obtain\) carries no fencing token`
 	return err
 }
 

@@ -15,7 +15,7 @@ func redigoLock(id, token string) error {
 		return err
 	}
 	defer conn.Do("DEL", key)
-	_, err = conn.Do("SET", "balance:"+id, 100) // want `Redis SET under lock "lock:acct:" \+ \* \(SET NX\) carries no fencing token`
+	_, err = conn.Do("SET", "balance:"+id, 100) // want `Redis SET under lock key \(SET NX\) carries no fencing token`
 	return err
 }
 

@@ -20,7 +20,7 @@ func leaseNoFence(ctx context.Context, id string) error {
 		return err
 	}
 	defer lease.Release(ctx)
-	_, err = db.ExecContext(ctx, "UPDATE orders SET state = 'paid' WHERE id = ?", id) // want `database/sql DB.ExecContext under lock "order:" \+ \* \(safelock Locker.TryAcquire\) never receives the lease's Fence\(\).*AND fence < \?`
+	_, err = db.ExecContext(ctx, "UPDATE orders SET state = 'paid' WHERE id = ?", id) // want `database/sql DB.ExecContext under lock "order:" \+ id \(safelock Locker.TryAcquire\) never receives the lease's Fence\(\).*AND fence < \?`
 	return err
 }
 
@@ -98,7 +98,7 @@ func fenceHelpers(ctx context.Context, id string) error {
 // Do: the callback is the section.
 func doNoFence(ctx context.Context, id string) error {
 	return locker.Do(ctx, "order:"+id, 10*time.Second, func(ctx context.Context, l *safelock.Lease) error {
-		_, err := db.ExecContext(ctx, "DELETE FROM queue WHERE id = ?", id) // want `database/sql DB.ExecContext under lock "order:" \+ \* \(safelock Locker.Do\) never receives the lease's Fence\(\)`
+		_, err := db.ExecContext(ctx, "DELETE FROM queue WHERE id = ?", id) // want `database/sql DB.ExecContext under lock "order:" \+ id \(safelock Locker.Do\) never receives the lease's Fence\(\)`
 		return err
 	})
 }
@@ -157,6 +157,6 @@ func fenceHelperThenPlain(ctx context.Context, id string) error {
 	if _, err := orders.Update(ctx, db, id, lease, fence.Set("state", "paid")); err != nil {
 		return err
 	}
-	_, err = db.ExecContext(ctx, "DELETE FROM carts WHERE order_id = ?", id) // want `database/sql DB.ExecContext under lock "order:" \+ \* \(safelock Locker.TryAcquire\) never receives the lease's Fence\(\)`
+	_, err = db.ExecContext(ctx, "DELETE FROM carts WHERE order_id = ?", id) // want `database/sql DB.ExecContext under lock "order:" \+ id \(safelock Locker.TryAcquire\) never receives the lease's Fence\(\)`
 	return err
 }

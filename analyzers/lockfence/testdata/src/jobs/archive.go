@@ -16,5 +16,5 @@ func (s *Service) Archive(ctx context.Context, id string) error {
 	if err := repo.ArchiveFenced(ctx, s.repo.db, id, lease.Fence()); err != nil {
 		return err
 	}
-	return repo.Archive(ctx, s.repo.db, id) // want `repo.Archive \(database/sql DB.ExecContext at repo.go:\d+\) under lock "job:" \+ \* \(safelock Locker.TryAcquire\) never receives the lease's Fence\(\)`
+	return repo.Archive(ctx, s.repo.db, id) // want `repo.Archive \(database/sql DB.ExecContext at repo.go:\d+\) under lock "job:" \+ id \(safelock Locker.TryAcquire\) never receives the lease's Fence\(\)`
 }

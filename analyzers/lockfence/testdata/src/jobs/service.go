@@ -18,7 +18,7 @@ func (s *Service) Finish(ctx context.Context, id string) error {
 		return err
 	}
 	defer lease.Release(ctx)
-	return s.repo.MarkDone(ctx, id) // want `s.repo.MarkDone \(database/sql DB.ExecContext at store.go:\d+\) under lock "job:" \+ \* \(safelock Locker.TryAcquire\) never receives the lease's Fence\(\)`
+	return s.repo.MarkDone(ctx, id) // want `s.repo.MarkDone \(database/sql DB.ExecContext at store.go:\d+\) under lock "job:" \+ id \(safelock Locker.TryAcquire\) never receives the lease's Fence\(\)`
 }
 
 func (s *Service) FinishFenced(ctx context.Context, id string) error {

@@ -12,7 +12,7 @@ func Charge(ctx context.Context, kv store.KV, invoice, token string) error {
 	if err != nil || !ok {
 		return err
 	}
-	defer kv.Remove(ctx, "charge:"+invoice) // want `lock "charge:" \+ \* is deleted with DEL \(in KV.Remove at store.go:26\) without checking`
+	defer kv.Remove(ctx, "charge:"+invoice) // want `lock "charge:" \+ invoice is deleted with DEL \(in KV.Remove at store.go:26\) without checking`
 	return nil
 }
 

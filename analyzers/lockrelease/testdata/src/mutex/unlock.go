@@ -3,7 +3,7 @@ package mutex
 import "context"
 
 func (mu *Mutex) Unlock(ctx context.Context) error {
-	if err := mu.client.Del(ctx, mu.key).Err(); err != nil { // want `lock Mutex.key is deleted with DEL without checking`
+	if err := mu.client.Del(ctx, mu.key).Err(); err != nil { // want `lock mu.key is deleted with DEL without checking`
 		return err
 	}
 	return nil

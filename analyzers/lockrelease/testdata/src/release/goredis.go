@@ -67,7 +67,7 @@ func handleStart(ctx context.Context, id, token string) error {
 }
 
 func handleDone(ctx context.Context, id string) {
-	rdb.Del(ctx, "export:"+id) // want `lock "export:" \+ \* is deleted with DEL without checking`
+	rdb.Del(ctx, "export:"+id) // want `lock "export:" \+ id is deleted with DEL without checking`
 }
 
 var blindUnlock = redis.NewScript(`return redis.call("DEL", KEYS[1])`)
@@ -143,7 +143,7 @@ func elect(ctx context.Context, token string) bool {
 }
 
 func resign(ctx context.Context) {
-	rdb.Del(ctx, leaderKey) // want `lock "leader" is deleted with DEL without checking`
+	rdb.Del(ctx, leaderKey) // want `lock leaderKey is deleted with DEL without checking`
 }
 
 func shutdown(ctx context.Context) { resign(ctx) }

@@ -23,7 +23,7 @@ func obtain(ctx context.Context, rdb *redis.Client, key, token string) (*lease, 
 }
 
 func (l *lease) Release(ctx context.Context) error {
-	return l.rdb.Del(ctx, l.key).Err() // want `lock key is deleted with DEL without checking`
+	return l.rdb.Del(ctx, l.key).Err() // want `lock l.key is deleted with DEL without checking`
 }
 
 // Negative: a cache entry keeps its key the same way, but was never set NX.

@@ -16,7 +16,7 @@ var ErrBusy = errors.New("busy")
 func process() {}
 
 func discarded(ctx context.Context, id, token string) {
-	rdb.SetNX(ctx, "lock:"+id, token, time.Minute) // want `the result of SetNX of "lock:"\+id is discarded: the code goes on whether or not it got the lock \(a lock held by someone else comes back as false with a nil error\); check it, or use safelock.Locker.TryAcquire`
+	rdb.SetNX(ctx, "lock:"+id, token, time.Minute) // want `the result of SetNX of "lock:" \+ id is discarded: the code goes on whether or not it got the lock \(a lock held by someone else comes back as false with a nil error\); check it, or use safelock.Locker.TryAcquire`
 	defer rdb.Del(ctx, "lock:"+id)
 	process()
 }
