@@ -107,7 +107,9 @@ func golangciLint(t *testing.T, bin, dir string, args ...string) (string, string
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOLANGCI_LINT_CACHE="+t.TempDir())
+	// golangci-lint holds a lock file in the temporary directory; a private
+	// one keeps other golangci-lint runs on the machine from failing this one.
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOLANGCI_LINT_CACHE="+t.TempDir(), "TMPDIR="+t.TempDir())
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
