@@ -102,7 +102,10 @@
 // still race for it. With
 // [WithFairness], Acquire joins a FIFO queue in Redis (two sorted sets in
 // the key's slot, keyed by arrival time and by expiry), the lock passes only
-// to the head of the queue, and a release wakes only that waiter. A waiter
+// to the head of the queue, and a release wakes only that waiter. A lock
+// that expires is freed without a release; the head, told by the queue
+// scripts when it becomes the head, sleeps no longer than the holder's
+// remaining ttl, so the lock still passes on soon after the expiry. A waiter
 // that stops refreshing its place (its process died) drops out after about
 // two seconds; one whose context ends leaves at once. TryAcquire never joins
 // the queue and fails while anyone is queued. All clients of a key must use
