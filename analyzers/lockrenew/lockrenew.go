@@ -30,6 +30,7 @@ var Analyzer = &analysis.Analyzer{
 const useInstead = "renew with safelock.RenewKey(ctx, rdb, key, token, ttl) or Lease.Renew, which compare the token and extend in one step"
 
 func run(pass *analysis.Pass) (any, error) {
+	lifecycle.SilenceTests(pass)
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	seen := map[*ast.CallExpr]bool{}
 	for _, l := range res.Locks {

@@ -35,6 +35,7 @@ var Analyzer = &analysis.Analyzer{
 const instead = "safelock.Locker.TryAcquire, which returns ErrNotAcquired when another owner holds the lock"
 
 func run(pass *analysis.Pass) (any, error) {
+	lifecycle.SilenceTests(pass)
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	if len(res.Calls) == 0 && !locklib.ImportsLib(pass.Pkg) {
 		return nil, nil

@@ -854,6 +854,17 @@ func IsTestFile(fset *token.FileSet, pos token.Pos) bool {
 	return strings.HasSuffix(fset.Position(pos).Filename, "_test.go")
 }
 
+// SilenceTests makes pass drop diagnostics positioned in _test.go files,
+// for rules that judge whole packages rather than single ops.
+func SilenceTests(pass *analysis.Pass) {
+	report := pass.Report
+	pass.Report = func(d analysis.Diagnostic) {
+		if !IsTestFile(pass.Fset, d.Pos) {
+			report(d)
+		}
+	}
+}
+
 // joinByParam joins a lock API whose functions take the key as a
 // parameter: an acquire of parameter key with a value made inside the
 // function (not a thin wrapper passing the value through), in a function
