@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 )
 
 // AcquireFact marks a function that returns the outcome of a lock acquire
@@ -64,7 +66,7 @@ func (r *runner) wrapperAcquire(call *ast.CallExpr) *acquire {
 		return nil
 	}
 	return &acquire{
-		call: call, name: funcName(fn) + " (" + f.Via + ")", signal: signal(f.Signal), lib: f.Lib,
+		call: call, name: lifecycle.FuncName(fn) + " (" + f.Via + ")", signal: signal(f.Signal), lib: f.Lib,
 		okAt: f.OkAt, replyAt: f.ReplyAt, handleAt: f.HandleAt, errAt: f.ErrAt,
 	}
 }
@@ -79,20 +81,4 @@ func (r *runner) where(a *acquire) string {
 		}
 	}
 	return fmt.Sprintf("%s at %s:%d", name, filepath.Base(p.Filename), p.Line)
-}
-
-func funcName(fn *types.Func) string {
-	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
-		t := sig.Recv().Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			return n.Obj().Name() + "." + fn.Name()
-		}
-	}
-	if fn.Pkg() != nil {
-		return fn.Pkg().Name() + "." + fn.Name()
-	}
-	return fn.Name()
 }

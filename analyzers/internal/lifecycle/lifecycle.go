@@ -114,7 +114,7 @@ func (o *Op) Where() string {
 	if o.Via == nil {
 		return ""
 	}
-	return fmt.Sprintf(" (in %s at %s)", funcName(o.Via), o.ViaWhere)
+	return fmt.Sprintf(" (in %s at %s)", FuncName(o.Via), o.ViaWhere)
 }
 
 // Lock is one lock key: the NX acquires of a key and every other op on
@@ -178,7 +178,8 @@ type Result struct {
 	Env func(*ast.FuncDecl) *keyexpr.Env
 }
 
-func funcName(fn *types.Func) string {
+// FuncName names fn for messages: Type.Method or pkg.Func.
+func FuncName(fn *types.Func) string {
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
 		t := sig.Recv().Type()
 		if p, ok := t.(*types.Pointer); ok {

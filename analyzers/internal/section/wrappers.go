@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
 )
 
@@ -130,7 +131,7 @@ func (b *builder) wrapperSections() {
 				args[i] = env.Of(a)
 			}
 			lk := &Lock{
-				Lib: f.Lib, Acquire: call, How: fmt.Sprintf("%s in %s", f.How, funcName(callee)),
+				Lib: f.Lib, Acquire: call, How: fmt.Sprintf("%s in %s", f.How, lifecycle.FuncName(callee)),
 				Key: keyexpr.FromExact(f.Key, f.Anchored).Subst(args), AutoRenew: No,
 			}
 			if f.TTL > 0 {
@@ -153,20 +154,4 @@ func (b *builder) wrapperSections() {
 			return true
 		})
 	}
-}
-
-func funcName(fn *types.Func) string {
-	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
-		t := sig.Recv().Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			return n.Obj().Name() + "." + fn.Name()
-		}
-	}
-	if fn.Pkg() != nil {
-		return fn.Pkg().Name() + "." + fn.Name()
-	}
-	return fn.Name()
 }
