@@ -1,14 +1,8 @@
 package locklease_test
 
 import (
-	"os"
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
-
-	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/testutil"
 	"github.com/locklint/locklint/analyzers/locklease"
 )
@@ -18,38 +12,5 @@ import (
 // and the lease checks.
 // Loading and type-checking are outside the timer.
 func BenchmarkLockLease(b *testing.B) {
-	root := testutil.GOPATH(b, "testdata")
-	pkgs, err := packages.Load(&packages.Config{
-		Mode: packages.LoadAllSyntax,
-		Dir:  root,
-		Env:  append(os.Environ(), "GOPATH="+root, "GO111MODULE=off", "GOWORK=off"),
-	}, "lease")
-	if err != nil {
-		b.Fatal(err)
-	}
-	if packages.PrintErrors(pkgs) > 0 {
-		b.Fatal("test packages have errors")
-	}
-	for _, bc := range []struct {
-		name string
-		a    *analysis.Analyzer
-	}{{"lifecycle", lifecycle.Analyzer}, {"locklease", locklease.Analyzer}} {
-		b.Run(bc.name, func(b *testing.B) {
-			diags := 0
-			for b.Loop() {
-				res, err := checker.Analyze([]*analysis.Analyzer{bc.a}, pkgs, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				diags = 0
-				for _, act := range res.Roots {
-					if act.Err != nil {
-						b.Fatal(act.Err)
-					}
-					diags += len(act.Diagnostics)
-				}
-			}
-			b.ReportMetric(float64(diags), "diags")
-		})
-	}
+	testutil.BenchRule(b, locklease.Analyzer, "lease")
 }
