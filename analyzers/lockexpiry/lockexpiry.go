@@ -49,7 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 				})
 				continue
 			}
-			if del := neverExpires(l); del != nil && !expiresNearby(res, acq, del) {
+			if del := neverExpires(l); del != nil && !l.Flag() && !expiresNearby(res, acq, del) {
 				pass.Report(analysis.Diagnostic{
 					Pos: acq.Pos(), End: acq.Call.End(),
 					Message: fmt.Sprintf("lock %s is acquired with %s without a TTL: "+

@@ -29,6 +29,9 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	seen := map[*ast.CallExpr]bool{}
 	for _, l := range res.Locks {
+		if l.Flag() {
+			continue // a paused/enabled marker: deleting it is the design
+		}
 		acq := l.Acquires[0]
 		for _, op := range l.Ops {
 			// GETDEL consumes a value (one-time codes, nonces): not a release.

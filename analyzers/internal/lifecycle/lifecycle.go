@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
@@ -907,15 +908,82 @@ var (
 	releaseWords = []string{"unlock", "release", "free", "drop", "renew", "refresh", "extend", "keepalive", "heartbeat", "touch", "owner", "held", "check"}
 )
 
-// named reports whether fd's name contains one of words, ignoring case.
-func named(fd *ast.FuncDecl, words []string) bool {
-	name := strings.ToLower(fd.Name.Name)
+// Flag reports whether l looks like a state flag toggled by two
+// operations rather than a lock: set with NX and no TTL in one function,
+// deleted in others (Pause/Unpause, Enable/Disable), with no lock word in
+// the key or in the names of those functions, and no TTL anywhere. A lock
+// held across a critical section is released in the function that took
+// it, or is named like one; a flag is meant to outlive its setter, so
+// "held forever" and "deleted without an owner check" are its design.
+func (l *Lock) Flag() bool {
+	if l.ByParam {
+		return false
+	}
+	lockWords := []string{"lock", "mutex", "lease", "sema", "leader"}
+	if containsAny(unqualified(l.Key.String()), lockWords) {
+		return false
+	}
+	for _, a := range l.Acquires {
+		if !a.NoTTL || a.In.Decl == nil || named(a.In.Decl, acquireWords) || containsAny(a.KeyText(), lockWords) {
+			return false
+		}
+	}
+	for _, op := range l.Ops {
+		if op.TTL || op.Kind == Expire || op.Kind == Unknown || op.In.Decl == nil {
+			return false
+		}
+		if op.Kind != Delete {
+			continue
+		}
+		if named(op.In.Decl, releaseWords) || named(op.In.Decl, acquireWords) || containsAny(op.KeyText(), lockWords) {
+			return false
+		}
+		for _, a := range l.Acquires {
+			if a.In.Decl == op.In.Decl {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// unqualified drops the package name from calls in a rendered key
+// (release.lockKey(*) -> lockKey(*)), so a package named "release" or
+// "clock" does not read as a lock word.
+func unqualified(key string) string {
+	var b strings.Builder
+	start := 0
+	for i := 0; i <= len(key); i++ {
+		if i < len(key) && (key[i] == '.' || key[i] == '_' || unicode.IsLetter(rune(key[i])) || unicode.IsDigit(rune(key[i]))) {
+			continue
+		}
+		tok := key[start:i]
+		if dot := strings.IndexByte(tok, '.'); dot > 0 && i < len(key) && key[i] == '(' && tok[:dot] == strings.ToLower(tok[:dot]) {
+			tok = tok[dot+1:]
+		}
+		b.WriteString(tok)
+		if i < len(key) {
+			b.WriteByte(key[i])
+		}
+		start = i + 1
+	}
+	return b.String()
+}
+
+// containsAny reports whether s contains one of words, ignoring case.
+func containsAny(s string, words []string) bool {
+	s = strings.ToLower(s)
 	for _, w := range words {
-		if strings.Contains(name, w) {
+		if strings.Contains(s, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// named reports whether fd's name contains one of words, ignoring case.
+func named(fd *ast.FuncDecl, words []string) bool {
+	return containsAny(fd.Name.Name, words)
 }
 
 // siblings reports whether two functions are methods of one type, or
