@@ -18,7 +18,9 @@
 // Not reported: SETNX and EXPIRE queued together in one MULTI/EXEC
 // (TxPipeline, TxPipelined), which Redis runs atomically; NX keys that are
 // never deleted and never given a TTL (deduplication and idempotency
-// markers); keys whose TTL comes from a script or command locklint cannot
+// markers); state flags set with NX in one function and deleted in another
+// (Pause/Resume), when neither the key nor those functions are named like
+// a lock; keys whose TTL comes from a script or command locklint cannot
 // read; _test.go files.
 //
 // # Why it matters

@@ -94,6 +94,9 @@
 //
 // Keys that are never acquired with NX (caches, sessions, rate-limit
 // counters) never form a Lock, so rules over Locks leave them alone.
+// [Lock.Flag] tells a state flag (NX without TTL, set and cleared by
+// different functions, nothing named like a lock) from a lock, for rules
+// whose defect is by design in a flag.
 //
 // # Facts
 //
