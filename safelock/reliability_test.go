@@ -220,8 +220,7 @@ func TestReliabilityStaleHolder(t *testing.T) {
 	checkLeaks(t)
 	res := newResource(t)
 	c := redistest.Start(t).Client()
-	locker := safelock.New(c)
-	t.Cleanup(func() { _ = locker.Close() })
+	locker := closing(t, safelock.New(c))
 	ctx := shortCtx(t)
 	const key = "stale-holder"
 
@@ -297,8 +296,7 @@ func TestReliabilityServerRestart(t *testing.T) {
 			srv := redistest.Start(t, tc.args...)
 			c := redis.NewClient(&redis.Options{Addr: srv.Addr(), ContextTimeoutEnabled: true, ReadTimeout: readTimeout})
 			t.Cleanup(func() { _ = c.Close() })
-			locker := safelock.New(c)
-			t.Cleanup(func() { _ = locker.Close() })
+			locker := closing(t, safelock.New(c))
 			ctx := shortCtx(t)
 			const key = "restart"
 
@@ -438,6 +436,12 @@ func startProxied(t *testing.T) *proxied {
 	return &proxied{srv: srv, proxy: p, client: c, direct: srv.Client()}
 }
 
+// closing closes l when the test ends.
+func closing(t *testing.T, l *safelock.Locker) *safelock.Locker {
+	t.Cleanup(func() { _ = l.Close() })
+	return l
+}
+
 // warm makes one acquire and release through l, so that scripts are
 // loaded and native-command detection (DELEX, SET IFEQ) is done before a
 // fault is injected.
@@ -477,10 +481,8 @@ func TestReliabilityStalledAcquire(t *testing.T) {
 	checkLeaks(t)
 	px := startProxied(t)
 	res := newResource(t)
-	l := safelock.New(px.client)
-	t.Cleanup(func() { _ = l.Close() })
-	other := safelock.New(px.direct)
-	t.Cleanup(func() { _ = other.Close() })
+	l := closing(t, safelock.New(px.client))
+	other := closing(t, safelock.New(px.direct))
 	warm(t, l)
 	const key, ttl, orphanTTL = "stalled-acquire", 500 * time.Millisecond, 3 * time.Second
 
@@ -560,10 +562,8 @@ func TestReliabilityStalledRenew(t *testing.T) {
 	checkLeaks(t)
 	px := startProxied(t)
 	res := newResource(t)
-	l := safelock.New(px.client)
-	t.Cleanup(func() { _ = l.Close() })
-	other := safelock.New(px.direct)
-	t.Cleanup(func() { _ = other.Close() })
+	l := closing(t, safelock.New(px.client))
+	other := closing(t, safelock.New(px.direct))
 	warm(t, l)
 	const key, ttl = "stalled-renew", time.Second
 
@@ -627,10 +627,8 @@ func TestReliabilityStalledRenew(t *testing.T) {
 func TestReliabilityStalledRelease(t *testing.T) {
 	checkLeaks(t)
 	px := startProxied(t)
-	l := safelock.New(px.client)
-	t.Cleanup(func() { _ = l.Close() })
-	other := safelock.New(px.direct)
-	t.Cleanup(func() { _ = other.Close() })
+	l := closing(t, safelock.New(px.client))
+	other := closing(t, safelock.New(px.direct))
 	warm(t, l)
 	const key, ttl = "stalled-release", 500 * time.Millisecond
 
@@ -699,8 +697,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func TestReliabilityCutInFlight(t *testing.T) {
 	checkLeaks(t)
 	px := startProxied(t)
-	l := safelock.New(px.client)
-	t.Cleanup(func() { _ = l.Close() })
+	l := closing(t, safelock.New(px.client))
 	warm(t, l)
 	ctx := shortCtx(t)
 	const ttl = 20 * time.Second
@@ -777,8 +774,7 @@ func TestReliabilityCutInFlight(t *testing.T) {
 func TestReliabilityAutoRenewStalled(t *testing.T) {
 	checkLeaks(t)
 	px := startProxied(t)
-	l := safelock.New(px.client, safelock.WithAutoRenew())
-	t.Cleanup(func() { _ = l.Close() })
+	l := closing(t, safelock.New(px.client, safelock.WithAutoRenew()))
 	warm(t, l)
 	const key, ttl = "auto-renew-stalled", 600 * time.Millisecond
 
@@ -815,8 +811,7 @@ func TestReliabilityDoneWhileRenewStuck(t *testing.T) {
 	const stuck = 6 * time.Second
 	c := redis.NewClient(&redis.Options{Addr: p.Addr(), ReadTimeout: stuck, WriteTimeout: stuck})
 	t.Cleanup(func() { _ = c.Close() })
-	l := safelock.New(c)
-	t.Cleanup(func() { _ = l.Close() })
+	l := closing(t, safelock.New(c))
 	warm(t, l)
 	const ttl = 500 * time.Millisecond
 
@@ -867,8 +862,7 @@ func TestReliabilityRedlockRestartedEmpty(t *testing.T) {
 	for i, s := range servers {
 		clients[i] = s.Client()
 	}
-	l := safelock.NewRedlock(clients, safelock.WithNodeTimeout(250*time.Millisecond))
-	t.Cleanup(func() { _ = l.Close() })
+	l := closing(t, safelock.NewRedlock(clients, safelock.WithNodeTimeout(250*time.Millisecond)))
 	ctx := shortCtx(t)
 	const key = "redlock-restart"
 
@@ -918,10 +912,8 @@ func TestReliabilityWaiterLosesWakeUp(t *testing.T) {
 	checkLeaks(t)
 	px := startProxied(t)
 	res := newResource(t)
-	waiter := safelock.New(px.client)
-	t.Cleanup(func() { _ = waiter.Close() })
-	holder := safelock.New(px.direct)
-	t.Cleanup(func() { _ = holder.Close() })
+	waiter := closing(t, safelock.New(px.client))
+	holder := closing(t, safelock.New(px.direct))
 	warm(t, waiter)
 	const key = "lost-wake-up"
 
@@ -990,8 +982,7 @@ func TestReliabilityReleaseWhileRenewStuck(t *testing.T) {
 	const stuck = 8 * time.Second // > 300ms + overrun: a Release that waits for the renew fails
 	c := redis.NewClient(&redis.Options{Addr: p.Addr(), ReadTimeout: stuck, WriteTimeout: stuck})
 	t.Cleanup(func() { _ = c.Close() })
-	l := safelock.New(c, safelock.WithAutoRenew())
-	t.Cleanup(func() { _ = l.Close() })
+	l := closing(t, safelock.New(c, safelock.WithAutoRenew()))
 	warm(t, l)
 	const ttl = 3 * time.Second // the watchdog renews after about a second
 
