@@ -47,7 +47,7 @@ func releaseFix(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, o
 func goRedisFix(pass *analysis.Pass, file *ast.File, op *lifecycle.Op, token string) []analysis.SuggestedFix {
 	cmd := op.Cmd
 	if cmd.Package != "github.com/redis/go-redis/v9" || cmd.Name != "DEL" && cmd.Name != "UNLINK" ||
-		cmd.CtxArg == nil || !isString(pass.TypesInfo, cmd.Keys[0]) || !isScripter(pass, cmd) {
+		cmd.CtxArg == nil || !isString(pass.TypesInfo, cmd.Keys[0]) || !fixes.ImmediateScripter(pass, cmd.Recv, cmd.Method.Pkg()) {
 		return nil
 	}
 	// Find the statement shape around the call.
@@ -113,31 +113,6 @@ func replaceable(body *ast.BlockStmt, call *ast.CallExpr) (target ast.Expr, defi
 		return true
 	})
 	return target, define
-}
-
-// isScripter reports whether the Del receiver can be passed as the go-redis
-// v9 Scripter safelock.ReleaseKey takes (clients yes, pipelines no).
-func isScripter(pass *analysis.Pass, cmd *redismodel.Command) bool {
-	t := pass.TypesInfo.TypeOf(cmd.Recv)
-	if t == nil {
-		return false
-	}
-	named := t
-	if p, ok := t.(*types.Pointer); ok {
-		named = p.Elem()
-	}
-	if n, ok := types.Unalias(named).(*types.Named); ok {
-		switch n.Obj().Name() {
-		case "Pipeliner", "Pipeline", "Tx":
-			return false
-		}
-	}
-	obj := cmd.Method.Pkg().Scope().Lookup("Scripter")
-	if obj == nil {
-		return false
-	}
-	iface, ok := obj.Type().Underlying().(*types.Interface)
-	return ok && types.Implements(t, iface)
 }
 
 func redigoFix(pass *analysis.Pass, file *ast.File, op *lifecycle.Op, token string) []analysis.SuggestedFix {

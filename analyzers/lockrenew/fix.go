@@ -63,7 +63,7 @@ func renewFix(pass *analysis.Pass, l *lifecycle.Lock, op *lifecycle.Op) []analys
 
 func goRedisFix(pass *analysis.Pass, file *ast.File, op *lifecycle.Op, token string) []analysis.SuggestedFix {
 	cmd := op.Cmd
-	if cmd.Package != "github.com/redis/go-redis/v9" || cmd.CtxArg == nil || !isScripter(pass, cmd) {
+	if cmd.Package != "github.com/redis/go-redis/v9" || cmd.CtxArg == nil || !fixes.ImmediateScripter(pass, cmd.Recv, cmd.Method.Pkg()) {
 		return nil
 	}
 	if name := cmd.Method.Name(); name != "Expire" && name != "PExpire" {
@@ -202,32 +202,6 @@ func indent(pass *analysis.Pass, n ast.Node) string {
 		}
 	}
 	return line
-}
-
-// isScripter reports whether the receiver can be passed as the go-redis
-// v9 Scripter that safelock.RenewKey takes (clients yes, pipelines and
-// transactions no: their commands run later).
-func isScripter(pass *analysis.Pass, cmd *redismodel.Command) bool {
-	t := pass.TypesInfo.TypeOf(cmd.Recv)
-	if t == nil {
-		return false
-	}
-	if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Exec"); obj != nil {
-		return false // Pipeliner, Pipeline, TxPipeline
-	}
-	named := t
-	if p, ok := t.(*types.Pointer); ok {
-		named = p.Elem()
-	}
-	if n, ok := types.Unalias(named).(*types.Named); ok && n.Obj().Name() == "Tx" {
-		return false
-	}
-	obj := cmd.Method.Pkg().Scope().Lookup("Scripter")
-	if obj == nil {
-		return false
-	}
-	iface, ok := obj.Type().Underlying().(*types.Interface)
-	return ok && types.Implements(t, iface)
 }
 
 func redigoFix(pass *analysis.Pass, file *ast.File, op *lifecycle.Op, token string) []analysis.SuggestedFix {

@@ -172,3 +172,33 @@ func Visible(pass *analysis.Pass, pos token.Pos, name string) types.Object {
 	_, obj := scope.LookupParent(name, pos)
 	return obj
 }
+
+// ImmediateScripter reports whether recv, the receiver of a call into the
+// go-redis package clientPkg, can be passed as that package's Scripter to a
+// safelock function: clients yes; pipelines and transactions no, because
+// their commands run later, at Exec.
+func ImmediateScripter(pass *analysis.Pass, recv ast.Expr, clientPkg *types.Package) bool {
+	t := pass.TypesInfo.TypeOf(recv)
+	if t == nil || clientPkg == nil {
+		return false
+	}
+	if obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Exec"); obj != nil {
+		return false // Pipeliner, Pipeline, TxPipeline
+	}
+	named := t
+	if p, ok := t.(*types.Pointer); ok {
+		named = p.Elem()
+	}
+	if n, ok := types.Unalias(named).(*types.Named); ok {
+		switch n.Obj().Name() {
+		case "Pipeliner", "Pipeline", "Tx":
+			return false
+		}
+	}
+	obj := clientPkg.Scope().Lookup("Scripter")
+	if obj == nil {
+		return false
+	}
+	iface, ok := obj.Type().Underlying().(*types.Interface)
+	return ok && types.Implements(t, iface)
+}
