@@ -14,91 +14,35 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/locklint/locklint/analyzers/all"
 )
 
-// demoLinter is compiled into the test's golangci-lint binary beside the
-// real analyzers: a stand-in that reports calls of DelLock and fixes them
-// to call the function named by its "replacement" setting.
-const demoLinter = `package main
-
-import (
-	"go/ast"
-
-	"golang.org/x/tools/go/analysis"
-
-	"github.com/locklint/locklint/plugin"
-)
-
-func init() {
-	a := &analysis.Analyzer{Name: "lockdemo", Doc: "reports calls of DelLock"}
-	replacement := a.Flags.String("replacement", "ReleaseKey", "function to call instead")
-	a.Run = func(pass *analysis.Pass) (any, error) {
-		for _, f := range pass.Files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "DelLock" {
-					pass.Report(analysis.Diagnostic{
-						Pos: call.Pos(), End: call.End(),
-						Message: "DelLock deletes the lock without an ownership check",
-						SuggestedFixes: []analysis.SuggestedFix{{
-							Message:   "Call " + *replacement,
-							TextEdits: []analysis.TextEdit{{Pos: id.Pos(), End: id.End(), NewText: []byte(*replacement)}},
-						}},
-					})
-				}
-				return true
-			})
-		}
-		return nil, nil
-	}
-	plugin.Register(a)
-}
-`
-
-// buildGolangciLint builds tools/golangci's main, plus demoLinter, into a
-// binary, the way a user builds the custom golangci-lint: from the module
-// proxy (or the module cache) alone.
-func buildGolangciLint(t *testing.T) string {
+// golangciLintBinary returns the golangci-lint binary with the locklint
+// plugin (and the test-only lockdemo linter) that .ci/golangci-lint builds.
+// Building it takes minutes on a cold module cache, more than one test's
+// budget, so it is a step of its own: the tests take its path from
+// LOCKLINT_GOLANGCI_LINT, skip without it, and fail without it in CI.
+func golangciLintBinary(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs("..")
+	bin := os.Getenv("LOCKLINT_GOLANGCI_LINT")
+	if bin == "" {
+		msg := "golangci-lint end-to-end checks need a binary: bash .ci/golangci-lint && LOCKLINT_GOLANGCI_LINT=$PWD/bin/golangci-lint-e2e go test ./plugin/"
+		if os.Getenv("CI") != "" || os.Getenv("LOCKLINT_REQUIRE_GOLANGCI") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	if !filepath.IsAbs(bin) {
+		t.Fatalf("LOCKLINT_GOLANGCI_LINT=%s: want an absolute path (tests run in the package directory)", bin)
+	}
+	out, err := exec.Command("go", "version", "-m", bin).CombinedOutput()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("LOCKLINT_GOLANGCI_LINT=%s: %v\n%s", bin, err, out)
 	}
-	src := filepath.Join(root, "tools", "golangci")
-	mod := t.TempDir()
-	for _, name := range []string{"main.go", "go.mod", "go.sum"} {
-		data, err := os.ReadFile(filepath.Join(src, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if name == "go.mod" {
-			data = bytes.Replace(data, []byte("=> ../.."), []byte("=> "+root), 1)
-			if !bytes.Contains(data, []byte("=> "+root)) {
-				t.Fatalf("tools/golangci/go.mod has no `replace ... => ../..`")
-			}
-		}
-		if err := os.WriteFile(filepath.Join(mod, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if !strings.Contains(string(out), "-tags=locklint_e2e") {
+		t.Fatalf("LOCKLINT_GOLANGCI_LINT=%s was not built with the lockdemo linter (-tags locklint_e2e): build it with bash .ci/golangci-lint", bin)
 	}
-	if err := os.WriteFile(filepath.Join(mod, "demo.go"), []byte(demoLinter), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "golangci-lint")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = mod
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-	start := time.Now()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building golangci-lint with the plugin: %v\n%s", err, out)
-	}
-	t.Logf("built golangci-lint with the locklint plugin in %v", time.Since(start).Round(time.Second))
 	return bin
 }
 
@@ -142,10 +86,7 @@ var issueLine = regexp.MustCompile(`(?m)^(\S+\.go):(\d+):(\d+): (.*) \((\w+)\)$`
 // //nolint:<linter> and //locklint:ignore suppress them, that settings
 // reach the analyzer's flags, and that --fix applies the fixes.
 func TestGolangciLintBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds golangci-lint: seconds with a warm build cache, minutes cold")
-	}
-	bin := buildGolangciLint(t)
+	bin := golangciLintBinary(t)
 
 	t.Run("diagnostics and nolint", func(t *testing.T) {
 		proj := copyDir(t, filepath.Join("..", "testdata", "integration", "golangci"))
@@ -186,16 +127,6 @@ func TestGolangciLintBinary(t *testing.T) {
 	})
 
 	t.Run("real analyzers", func(t *testing.T) { testRealAnalyzers(t, bin) })
-	t.Run("tools module tests", func(t *testing.T) {
-		// tools/golangci is a module of its own, outside `go test ./...`:
-		// its tests check .custom-gcl.yml, the workflow and the hooks.
-		cmd := exec.Command("go", "test", "-count=1", ".")
-		cmd.Dir = filepath.Join("..", "tools", "golangci")
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly") // never rewrite its go.mod
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Errorf("go test in tools/golangci: %v\n%s", err, out)
-		}
-	})
 	testEditorRecipes(t, bin)
 }
 

@@ -155,6 +155,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageError{err}
 	}
+	if impls != "" && impls != "all" {
+		cfg.AdviseFor = factories[0].Name // the TTL advice is for the lock listed first
+	}
 	spec := bench.Spec{Redis: redisURLs, Cluster: clusterAddrs, Spawn: spawn,
 		PoolSize: max(cfg.SetClients, cfg.Clients, cfg.SafetyClients) + 16}
 	if n := boolCount(len(redisURLs) > 0, len(clusterAddrs) > 0, spawn); n > 1 {

@@ -10,6 +10,9 @@ import (
 // Advice is the recommended TTL and renew interval, with the inputs and the
 // arithmetic that led to it.
 type Advice struct {
+	// For is the lock implementation the advice is for: the one the user
+	// is choosing (Config.AdviseFor), never the worst of those compared.
+	For         string  `json:"for"`
 	RenewTail   int64   `json:"renew_tail_ns"` // p99.9 of renew latency
 	RenewFrom   string  `json:"renew_from"`
 	AcquireTail int64   `json:"acquire_tail_ns"` // p99.9 of acquire latency
@@ -41,9 +44,13 @@ func Advise(rep *Report) *Advice {
 	cfg := rep.Config
 	a := &Advice{Drift: cfg.Drift, DriftFixed: int64(cfg.DriftFixed)}
 
-	// Renew latency tail: the slowest implementation's p99.9, so the
-	// advice holds whichever library is chosen.
+	// Latency tails and hold time of the implementation being chosen:
+	// another library's slow renew says nothing about this one's.
+	a.For = adviseFor(rep)
 	for _, l := range rep.Latency {
+		if l.Impl != a.For {
+			continue
+		}
 		if l.Renew != nil && l.Renew.Count > 0 && l.Renew.P999 > a.RenewTail {
 			a.RenewTail, a.RenewFrom = l.Renew.P999, "renew p99.9 of "+l.Impl
 		}
@@ -52,7 +59,7 @@ func Advise(rep *Report) *Advice {
 		}
 	}
 	if a.RenewTail == 0 && a.AcquireTail > 0 {
-		a.RenewTail, a.RenewFrom = a.AcquireTail, "acquire p99.9 (renew not measured)"
+		a.RenewTail, a.RenewFrom = a.AcquireTail, "acquire p99.9 of "+a.For+" (renew not measured)"
 	}
 	if a.RenewTail == 0 {
 		a.RenewFrom = "not measured: include the latency workload"
@@ -62,7 +69,7 @@ func Advise(rep *Report) *Advice {
 	if !cfg.HoldGiven {
 		var h int64
 		for _, c := range rep.Contend {
-			if c.Hold != nil && c.Hold.P999 > h {
+			if c.Impl == a.For && c.Hold != nil && c.Hold.P999 > h {
 				h = c.Hold.P999
 			}
 		}
@@ -95,6 +102,7 @@ func Advise(rep *Report) *Advice {
 
 	d := func(ns int64) string { return fmtDur(time.Duration(ns)) }
 	a.Reasoning = []string{
+		fmt.Sprintf("for %s (%s)", a.For, forReason(rep, a.For)),
 		fmt.Sprintf("renew latency tail %s (%s)", d(a.RenewTail), a.RenewFrom),
 		fmt.Sprintf("critical section %s (%s)", d(a.Hold), a.HoldFrom),
 		fmt.Sprintf("pause allowance %s (%s)", d(a.Pause), a.PauseFrom),
@@ -107,6 +115,43 @@ func Advise(rep *Report) *Advice {
 		"a longer TTL only costs time when a holder crashes (others wait up to the TTL); no TTL stops a paused holder's late write: check the fence where the write lands",
 	}
 	return a
+}
+
+// DefaultAdviseFor is the lock the advice is for unless --impl names another.
+const DefaultAdviseFor = "safelock"
+
+// adviseFor is Config.AdviseFor, or safelock, or (when neither was
+// measured) the first implementation with latency results.
+func adviseFor(rep *Report) string {
+	want := rep.Config.AdviseFor
+	if want == "" {
+		want = DefaultAdviseFor
+	}
+	for _, l := range rep.Latency {
+		if l.Impl == want {
+			return want
+		}
+	}
+	for _, c := range rep.Contend {
+		if c.Impl == want {
+			return want
+		}
+	}
+	if len(rep.Latency) > 0 {
+		return rep.Latency[0].Impl
+	}
+	return want
+}
+
+func forReason(rep *Report, impl string) string {
+	switch {
+	case rep.Config.AdviseFor == impl:
+		return "the first --impl"
+	case rep.Config.AdviseFor == "" && impl == DefaultAdviseFor:
+		return "the default; name another first in --impl to advise for it"
+	default:
+		return "the first implementation measured"
+	}
 }
 
 // niceCeil rounds ns up to 1, 2 or 5 times a power of ten, at least 1 ms.

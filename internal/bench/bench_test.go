@@ -92,9 +92,15 @@ func TestAdviceArithmetic(t *testing.T) {
 		},
 		Pauses: &Op{Count: 10, Max: 20 * ms},
 	}
+	// The advice is for the implementation being chosen, not the worst
+	// one measured: "a" when no AdviseFor names one and safelock is absent.
+	if a := Advise(rep); a.For != "a" || a.RenewTail != 4*ms {
+		t.Errorf("advice for %q with renew tail %v, want a and 4ms", a.For, time.Duration(a.RenewTail))
+	}
+	rep.Config.AdviseFor = "b"
 	a := Advise(rep)
-	if a.RenewTail != 8*ms || !strings.Contains(a.RenewFrom, "b") {
-		t.Errorf("renew tail %v from %q, want 8ms from b", a.RenewTail, a.RenewFrom)
+	if a.For != "b" || a.RenewTail != 8*ms || !strings.Contains(a.RenewFrom, "b") || a.AcquireTail != 2*ms {
+		t.Errorf("advice for %q: renew tail %v from %q, acquire tail %v; want b, 8ms from b, 2ms", a.For, a.RenewTail, a.RenewFrom, a.AcquireTail)
 	}
 	// (8 + 20 + 2) ms / (1/3 - 0.01) = 92.78 ms
 	wantW := int64(float64(30*ms) / (1.0/3 - 0.01))
@@ -105,15 +111,21 @@ func TestAdviceArithmetic(t *testing.T) {
 	if a.TTL != 200*ms || a.RenewEvery != 200*ms/3 {
 		t.Errorf("TTL %v renew %v, want 200ms and 66.67ms", time.Duration(a.TTL), time.Duration(a.RenewEvery))
 	}
-	// (3 + 50 + 20 + 2) ms / 0.99 = 75.76 ms -> x2 = 151.5 -> 200 ms
-	if want := int64(float64(75*ms) / 0.99); a.MinNoRenew != want {
+	// (2 + 50 + 20 + 2) ms / 0.99 = 74.75 ms -> x2 = 149.5 -> 200 ms
+	if want := int64(float64(74*ms) / 0.99); a.MinNoRenew != want {
 		t.Errorf("min no-renew TTL %v, want %v", time.Duration(a.MinNoRenew), time.Duration(want))
 	}
 	if a.TTLNoRenew != 200*ms {
 		t.Errorf("no-renew TTL %v, want 200ms", time.Duration(a.TTLNoRenew))
 	}
-	if len(a.Reasoning) < 5 || !strings.Contains(strings.Join(a.Reasoning, "\n"), "92.8ms") {
+	if len(a.Reasoning) < 5 || !strings.Contains(strings.Join(a.Reasoning, "\n"), "92.8ms") || !strings.Contains(a.Reasoning[0], "for b") {
 		t.Errorf("reasoning does not show the arithmetic:\n%s", strings.Join(a.Reasoning, "\n"))
+	}
+	// safelock, when measured, is the default.
+	rep.Config.AdviseFor = ""
+	rep.Latency = append(rep.Latency, &LatencyRes{Impl: "safelock", Acquire: &Op{Count: 1, P999: ms}, Renew: &Op{Count: 1, P999: ms}})
+	if a := Advise(rep); a.For != "safelock" || a.RenewTail != ms {
+		t.Errorf("advice for %q with renew tail %v, want safelock and 1ms", a.For, time.Duration(a.RenewTail))
 	}
 	// A declared pause overrides the observed one.
 	rep.Config.AppPause = 100 * time.Millisecond

@@ -60,7 +60,10 @@ type Config struct {
 	// Advice inputs: clock drift as a fraction of the TTL plus a fixed
 	// allowance, and the longest pause the application expects (0: use
 	// the pauses observed during the run).
-	Drift      float64       `json:"drift"`
+	Drift float64 `json:"drift"`
+	// AdviseFor is the implementation the TTL advice is for ("" means
+	// safelock): lockbench sets it to the first --impl.
+	AdviseFor  string        `json:"advise_for,omitempty"`
 	DriftFixed time.Duration `json:"drift_fixed_ns"`
 	AppPause   time.Duration `json:"app_pause_ns"`
 }

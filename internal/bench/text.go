@@ -131,7 +131,7 @@ func (rep *Report) WriteText(w io.Writer) error {
 			fmtDur(time.Duration(rep.Pauses.P50)), fmtDur(time.Duration(rep.Pauses.P99)), fmtDur(time.Duration(rep.Pauses.P999)), fmtDur(time.Duration(rep.Pauses.Max)))
 	}
 	if a := rep.Advice; a != nil {
-		fmt.Fprintf(&b, "\nTTL advice: TTL %s, renew every %s (without renewing: TTL %s)\n", fmtDur(time.Duration(a.TTL)), fmtDur(time.Duration(a.RenewEvery)), fmtDur(time.Duration(a.TTLNoRenew)))
+		fmt.Fprintf(&b, "\nTTL advice for %s: TTL %s, renew every %s (without renewing: TTL %s)\n", a.For, fmtDur(time.Duration(a.TTL)), fmtDur(time.Duration(a.RenewEvery)), fmtDur(time.Duration(a.TTLNoRenew)))
 		for _, line := range a.Reasoning {
 			fmt.Fprintf(&b, "  - %s\n", line)
 		}
