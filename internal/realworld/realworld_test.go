@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLabels checks every label file: well-formed, known classes and
+// kinds, files inside their packages, and (when the checkouts are here)
+// every labelled line inside its file.
+func TestLabels(t *testing.T) {
+	repos, err := LoadLabels("labels")
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus := CorpusDir()
+	for _, r := range repos {
+		dir := r.Dir(corpus)
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		for _, f := range r.Files {
+			n, err := countLines(filepath.Join(dir, f.File))
+			if err != nil {
+				t.Errorf("%s: %v", r.Repo, err)
+				continue
+			}
+			for _, d := range f.Defects {
+				for _, l := range d.Lines() {
+					if l > n {
+						t.Errorf("%s %s:%d: the file has %d lines", r.Repo, f.File, l, n)
+					}
+				}
+			}
+			for _, s := range f.Safe {
+				if s.Line > n {
+					t.Errorf("%s %s:%d: the file has %d lines", r.Repo, f.File, s.Line, n)
+				}
+			}
+		}
+	}
+}
+
+func countLines(name string) (int, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		n++
+	}
+	return n, sc.Err()
+}
+
+func TestRatioAndFloors(t *testing.T) {
+	sc := &Score{
+		Precision: map[string]*Ratio{"lockrelease": {Hit: 19, Total: 20}},
+		Recall:    map[string]*Ratio{"D3": {Hit: 2, Total: 3}},
+	}
+	fl := FloorsOf(sc)
+	if fl.Precision["lockrelease"] != 0.95 || fl.Recall["D3"] != 0.66 || fl.Precision["lockvalue"] != 1 {
+		t.Fatalf("floors %+v", fl)
+	}
+	if below, above := fl.Check(sc); len(below)+len(above) != 0 {
+		t.Errorf("a score against its own floors: below %v, above %v", below, above)
+	}
+	sc.Recall["D3"].Hit = 1
+	if below, _ := fl.Check(sc); len(below) != 1 {
+		t.Errorf("a drop in D3 recall is not below its floor: %v", below)
+	}
+	sc.Recall["D3"].Hit = 3
+	if _, above := fl.Check(sc); len(above) != 1 {
+		t.Errorf("a rise in D3 recall does not ask for a higher floor: %v", above)
+	}
+}
+
+func TestParseJSON(t *testing.T) {
+	out := []byte(`{
+	"example.com/p": {"lockrelease": [{"posn": "/c/o__n/p/a.go:12:3", "message": "m"}], "lockvalue": {"error": "boom"}},
+	"example.com/p [example.com/p.test]": {"lockrelease": [{"posn": "/c/o__n/p/a.go:12:3", "message": "m"}]}
+}`)
+	reps, err := parseJSON(out, "/c/o__n")
+	if err == nil {
+		t.Error("an analyzer error was not returned")
+	}
+	if len(reps) != 1 || reps[0] != (Report{Analyzer: "lockrelease", File: "p/a.go", Line: 12, Message: "m"}) {
+		t.Errorf("reports %+v, want one lockrelease at p/a.go:12", reps)
+	}
+}
+
+func TestScoreMatching(t *testing.T) {
+	r := &Repo{Repo: "o/n", Files: []File{{
+		File:    "p/a.go",
+		Defects: []Defect{{Class: "D3", Line: 10}, {Class: "D7", Line: 30, Writes: []int{50}}, {Class: "D4", Line: 70}},
+		Safe:    []Safe{{Line: 90, Kind: "lua-cad"}},
+	}}}
+	u := &unit{repo: r, files: []*File{&r.Files[0]}}
+	sc := &Score{Precision: map[string]*Ratio{}, Recall: map[string]*Ratio{}}
+	sc.add(u, []Report{
+		{Analyzer: "lockrelease", File: "p/a.go", Line: 12}, // D3, two lines off
+		{Analyzer: "lockvalue", File: "p/a.go", Line: 10},   // wrong class
+		{Analyzer: "lockfence", File: "p/a.go", Line: 51},   // D7 at a write
+		{Analyzer: "lockrenew", File: "p/a.go", Line: 70},   // D4 counts for lockrenew too
+		{Analyzer: "lockrelease", File: "p/a.go", Line: 91}, // on a must-not-flag site
+		{Analyzer: "lockrelease", File: "p/b.go", Line: 1},  // unlabelled file: not counted
+	})
+	if got := *sc.Precision["lockrelease"]; got != (Ratio{Hit: 1, Total: 2}) {
+		t.Errorf("lockrelease precision %v", got)
+	}
+	if got := *sc.Precision["lockvalue"]; got != (Ratio{Hit: 0, Total: 1}) {
+		t.Errorf("lockvalue precision %v", got)
+	}
+	for class, want := range map[string]Ratio{"D3": {1, 1}, "D7": {1, 1}, "D4": {1, 1}} {
+		if got := *sc.Recall[class]; got != want {
+			t.Errorf("%s recall %v, want %v", class, got, want)
+		}
+	}
+	if len(sc.SafeHit) != 1 || sc.SafeHit[0].Line != 90 || len(sc.False) != 2 {
+		t.Errorf("false %v, must-not-flag reported %v", sc.False, sc.SafeHit)
+	}
+}
+
+// TestCorpusScore runs locklint on the whole corpus and fails when a figure
+// falls below its floor in floors.json, or rises above it (raise the floor
+// in the same commit: go run ./internal/realworld -write-floors), or when
+// a package fails to load or an analyzer fails. It needs the checkouts
+// (README.md) and takes minutes, so it runs only with LOCKLINT_REALWORLD=1,
+// as .ci/run sets it in a step of its own.
+func TestCorpusScore(t *testing.T) {
+	if os.Getenv("LOCKLINT_REALWORLD") == "" {
+		t.Skip("scores the real-world corpus (minutes): LOCKLINT_REALWORLD=1 go test ./internal/realworld, with the checkouts of README.md")
+	}
+	corpus := CorpusDir()
+	if _, err := os.Stat(corpus); err != nil {
+		t.Fatalf("LOCKLINT_REALWORLD is set but the corpus is missing: %v (internal/realworld/README.md says how to recreate it)", err)
+	}
+	repos, err := LoadLabels("labels")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, cleanup, err := buildLocklint(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	sc := (&Runner{Locklint: bin, Corpus: corpus, Jobs: 2}).Score(context.Background(), repos)
+	var b strings.Builder
+	writeText(&b, sc)
+	t.Log("\n" + b.String())
+	for _, e := range sc.Errors {
+		t.Errorf("error: %s", e)
+	}
+	fl, err := LoadFloors("floors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	below, above := fl.Check(sc)
+	for _, s := range below {
+		t.Errorf("below the floor: %s", s)
+	}
+	for _, s := range above {
+		t.Errorf("above the floor (raise it in this commit: go run ./internal/realworld -write-floors): %s", s)
+	}
+}

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// tolerance is how many lines a report may land from its label and still
+// count: a report on the call's first line for a label on its argument
+// line, or on the if around it, is the same finding.
+const tolerance = 2
+
+// Report is one diagnostic, as locklint -json prints it.
+type Report struct {
+	Analyzer string `json:"analyzer"`
+	File     string `json:"file"` // relative to the repository root
+	Line     int    `json:"line"`
+	Message  string `json:"message"`
+}
+
+// Outcome is what happened to a label or a report, for listing.
+type Outcome struct {
+	Repo     string `json:"repo"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Class    string `json:"class,omitempty"`    // labels
+	Why      string `json:"why,omitempty"`      // labels
+	Kind     string `json:"kind,omitempty"`     // must-not-flag sites
+	Analyzer string `json:"analyzer,omitempty"` // reports
+	Message  string `json:"message,omitempty"`  // reports
+}
+
+// Ratio is a count of hits out of a total.
+type Ratio struct {
+	Hit   int `json:"hit"`
+	Total int `json:"total"`
+}
+
+// Value is Hit/Total, or 1 when there is nothing to count.
+func (r Ratio) Value() float64 {
+	if r.Total == 0 {
+		return 1
+	}
+	return float64(r.Hit) / float64(r.Total)
+}
+
+func (r Ratio) String() string {
+	return fmt.Sprintf("%d/%d (%.2f)", r.Hit, r.Total, r.Value())
+}
+
+// Score is the result of one run over the corpus.
+type Score struct {
+	Repos     int               `json:"repos"`
+	Files     int               `json:"files"`
+	Safe      int               `json:"must_not_flag_sites"`
+	Precision map[string]*Ratio `json:"precision"` // per analyzer: right reports / reports in labelled files
+	Recall    map[string]*Ratio `json:"recall"`    // per class: labels found / labels
+	Misses    []Outcome         `json:"misses"`
+	False     []Outcome         `json:"false_reports"`
+	// SafeHit lists must-not-flag sites with a report on them (each also
+	// counts as a false report).
+	SafeHit []Outcome `json:"must_not_flag_reported"`
+	// Errors are packages that did not load or analyzers that failed.
+	Errors []string `json:"errors"`
+}
+
+// Runner runs locklint on corpus packages.
+type Runner struct {
+	Locklint string // the locklint binary
+	Corpus   string // the checkouts
+	Jobs     int    // packages analysed at once
+}
+
+// unit is one locklint run: a package of a module of a repository.
+type unit struct {
+	repo   *Repo
+	module string
+	pkg    string
+	files  []*File
+}
+
+// Score runs locklint on every labelled package and scores its reports.
+func (rn *Runner) Score(ctx context.Context, repos []*Repo) *Score {
+	sc := &Score{Precision: make(map[string]*Ratio), Recall: make(map[string]*Ratio)}
+	var units []*unit
+	for _, r := range repos {
+		sc.Repos++
+		byPkg := make(map[[2]string]*unit)
+		for i := range r.Files {
+			f := &r.Files[i]
+			sc.Files++
+			sc.Safe += len(f.Safe)
+			k := [2]string{f.Module, f.Package}
+			u := byPkg[k]
+			if u == nil {
+				u = &unit{repo: r, module: f.Module, pkg: f.Package}
+				byPkg[k] = u
+				units = append(units, u)
+			}
+			u.files = append(u.files, f)
+		}
+	}
+	type result struct {
+		reports []Report
+		err     error
+	}
+	results := make([]result, len(units))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(rn.Jobs, 1))
+	for i, u := range units {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i].reports, results[i].err = rn.run(ctx, u)
+		}()
+	}
+	wg.Wait()
+	for i, u := range units {
+		if err := results[i].err; err != nil {
+			sc.Errors = append(sc.Errors, fmt.Sprintf("%s %s: %v", u.repo.Repo, filepath.Join(u.module, u.pkg), err))
+		}
+		sc.add(u, results[i].reports)
+	}
+	return sc
+}
+
+// add scores one unit's reports against its labels.
+func (sc *Score) add(u *unit, reports []Report) {
+	byFile := make(map[string][]Report)
+	for _, rep := range reports {
+		byFile[rep.File] = append(byFile[rep.File], rep)
+	}
+	near := func(line int, lines ...int) bool {
+		for _, l := range lines {
+			if line >= l-tolerance && line <= l+tolerance {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range u.files {
+		reps := byFile[f.File]
+		for _, d := range f.Defects {
+			rc := sc.ratio(sc.Recall, d.Class)
+			rc.Total++
+			found := slices.ContainsFunc(reps, func(rep Report) bool {
+				return slices.Contains(Classes[d.Class], rep.Analyzer) && near(rep.Line, d.Lines()...)
+			})
+			if found {
+				rc.Hit++
+			} else {
+				sc.Misses = append(sc.Misses, Outcome{Repo: u.repo.Repo, File: f.File, Line: d.Line, Class: d.Class, Why: d.Why})
+			}
+		}
+		for _, rep := range reps {
+			pr := sc.ratio(sc.Precision, rep.Analyzer)
+			pr.Total++
+			right := slices.ContainsFunc(f.Defects, func(d Defect) bool {
+				return slices.Contains(Classes[d.Class], rep.Analyzer) && near(rep.Line, d.Lines()...)
+			})
+			if right {
+				pr.Hit++
+				continue
+			}
+			sc.False = append(sc.False, Outcome{Repo: u.repo.Repo, File: f.File, Line: rep.Line, Analyzer: rep.Analyzer, Message: rep.Message})
+			for _, s := range f.Safe {
+				if near(rep.Line, s.Line) {
+					sc.SafeHit = append(sc.SafeHit, Outcome{Repo: u.repo.Repo, File: f.File, Line: s.Line, Kind: s.Kind, Why: s.Why, Analyzer: rep.Analyzer, Message: rep.Message})
+				}
+			}
+		}
+	}
+}
+
+func (sc *Score) ratio(m map[string]*Ratio, k string) *Ratio {
+	if m[k] == nil {
+		m[k] = new(Ratio)
+	}
+	return m[k]
+}
+
+// run runs locklint -json on one package and returns its reports, once
+// each (a package is analysed with and without its tests).
+func (rn *Runner) run(ctx context.Context, u *unit) ([]Report, error) {
+	repoDir := u.repo.Dir(rn.Corpus)
+	modDir := filepath.Join(repoDir, u.module)
+	if _, err := os.Stat(filepath.Join(modDir, "go.mod")); err != nil {
+		return nil, fmt.Errorf("no checkout (see internal/realworld/README.md): %v", err)
+	}
+	pkg := "./" + filepath.ToSlash(filepath.Clean(u.pkg))
+	cmd := exec.CommandContext(ctx, rn.Locklint, "-json", pkg)
+	cmd.Dir = modDir
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")
+	if inWorkspace(repoDir, modDir) {
+		// A go.work ties the module to its siblings; -mod=mod is refused there.
+		cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=")
+	} else {
+		cmd.Env = append(cmd.Env, "GOWORK=off")
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		return nil, err
+	}
+	if err != nil && stdout.Len() == 0 {
+		return nil, fmt.Errorf("%v: %s", err, firstLines(stderr.String(), 5))
+	}
+	return parseJSON(stdout.Bytes(), repoDir)
+}
+
+// inWorkspace reports whether a go.work in modDir or above it, inside the
+// repository, applies.
+func inWorkspace(repoDir, modDir string) bool {
+	for dir := modDir; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
+			return true
+		}
+		if dir == repoDir || len(dir) <= len(repoDir) {
+			return false
+		}
+	}
+}
+
+// parseJSON reads multichecker's -json output: {pkg: {analyzer: [diag] |
+// {"error": msg}}}. Diagnostics are deduplicated across package variants.
+func parseJSON(data []byte, repoDir string) ([]Report, error) {
+	var tree map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(data, &tree); err != nil {
+		return nil, fmt.Errorf("locklint -json: %v: %s", err, firstLines(string(data), 3))
+	}
+	seen := make(map[Report]bool)
+	var out []Report
+	var errs []string
+	for _, pkg := range slices.Sorted(maps.Keys(tree)) {
+		for _, an := range slices.Sorted(maps.Keys(tree[pkg])) {
+			raw := tree[pkg][an]
+			var failed struct {
+				Error string `json:"error"`
+			}
+			if json.Unmarshal(raw, &failed) == nil && failed.Error != "" {
+				errs = append(errs, fmt.Sprintf("%s: %s: %s", pkg, an, failed.Error))
+				continue
+			}
+			var diags []struct {
+				Posn    string `json:"posn"`
+				Message string `json:"message"`
+			}
+			if err := json.Unmarshal(raw, &diags); err != nil {
+				return nil, fmt.Errorf("%s %s: %v", pkg, an, err)
+			}
+			for _, d := range diags {
+				file, line, err := splitPosn(d.Posn)
+				if err != nil {
+					return nil, err
+				}
+				if rel, err := filepath.Rel(repoDir, file); err == nil {
+					file = filepath.ToSlash(rel)
+				}
+				r := Report{Analyzer: an, File: file, Line: line, Message: d.Message}
+				if !seen[r] {
+					seen[r] = true
+					out = append(out, r)
+				}
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return out, errors.New(strings.Join(errs, "; "))
+	}
+	return out, nil
+}
+
+// splitPosn splits "file:line:col".
+func splitPosn(posn string) (string, int, error) {
+	i := strings.LastIndex(posn, ":")
+	if i < 0 {
+		return "", 0, fmt.Errorf("position %q", posn)
+	}
+	j := strings.LastIndex(posn[:i], ":")
+	if j < 0 {
+		return "", 0, fmt.Errorf("position %q", posn)
+	}
+	line, err := strconv.Atoi(posn[j+1 : i])
+	if err != nil {
+		return "", 0, fmt.Errorf("position %q", posn)
+	}
+	return posn[:j], line, nil
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(strings.TrimSpace(s), "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, " | ")
+}
