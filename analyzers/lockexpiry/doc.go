@@ -18,9 +18,10 @@
 // Not reported: SETNX and EXPIRE queued together in one MULTI/EXEC
 // (TxPipeline, TxPipelined), which Redis runs atomically; NX keys that are
 // never deleted and never given a TTL (deduplication and idempotency
-// markers); state flags set with NX in one function and deleted in another
-// (Pause/Resume), when neither the key nor those functions are named like
-// a lock; keys whose TTL comes from a script or command locklint cannot
+// markers); NX keys that are data rather than locks (idempotency and
+// dedup records, seeds, cache fills nobody checks, Pause/Resume flags: no
+// lock word near them, and either a record's name or an outcome nobody
+// reads); keys whose TTL comes from a script or command locklint cannot
 // read; _test.go files.
 //
 // # Why it matters

@@ -30,6 +30,9 @@ var Analyzer = &analysis.Analyzer{
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	for _, l := range res.Locks {
+		if !l.IsLock(pass) {
+			continue // a record, marker or flag written with NX
+		}
 		for _, acq := range l.Acquires {
 			if !acq.NoTTL || acq.Judged || lifecycle.IsTestFile(pass.Fset, acq.Pos()) {
 				continue
@@ -49,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 				})
 				continue
 			}
-			if del := neverExpires(l); del != nil && !l.Flag() && !expiresNearby(res, acq, del) {
+			if del := neverExpires(l); del != nil && !expiresNearby(res, acq, del) {
 				pass.Report(analysis.Diagnostic{
 					Pos: acq.Pos(), End: acq.Call.End(),
 					Message: fmt.Sprintf("lock %s is acquired with %s without a TTL: "+

@@ -20,7 +20,8 @@ import (
 
 // TestFixesCompile applies every suggested fix of lockexpiry and
 // lockrelease to code written against the real go-redis v9, redigo and
-// safelock (from the module cache and this repository, no network), and
+// safelock (from the module cache, downloaded first if missing, and this
+// repository), and
 // builds the result with go build.
 func TestFixesCompile(t *testing.T) {
 	if testing.Short() {
@@ -42,6 +43,15 @@ func TestFixesCompile(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// The modules come from the module cache, or from the module proxy on a
+	// machine that has not built them yet (go test ./analyzers/lockrelease
+	// alone does not download safelock's test dependency redigo).
+	dl := exec.Command("go", "mod", "download", "github.com/redis/go-redis/v9", "github.com/gomodule/redigo")
+	dl.Dir = dir
+	dl.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	if out, err := dl.CombinedOutput(); err != nil {
+		t.Fatalf("go mod download: %v\n%s", err, out)
 	}
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
 	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Env: env}, ".")

@@ -21,11 +21,11 @@
 // DELEX key IFEQ token (Redis 8.4), a DEL queued in MULTI/EXEC inside a
 // WATCH whose GET read the key (go-redis Watch + TxPipelined, redigo WATCH
 // ... MULTI ... EXEC), GETDEL (consuming a one-time value), keys that are
-// never acquired with NX (cache invalidation, sessions, counters), state
-// flags set with NX and no TTL in one function and deleted in another
-// (Pause/Resume) when neither the key nor those functions are named like a
-// lock, and _test.go files, which delete lock keys on purpose to set up
-// cases.
+// never acquired with NX (cache invalidation, sessions, counters), NX keys
+// that are data rather than locks (idempotency and dedup records, seeds,
+// cache fills nobody checks, Pause/Resume flags: no lock word near them,
+// and either a record's name or an outcome nobody reads), and _test.go
+// files, which delete lock keys on purpose to set up cases.
 //
 // # Why it matters
 //

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -27,36 +28,39 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
-	seen := map[*ast.CallExpr]bool{}
+	seen := map[token.Pos]bool{}
 	for _, l := range res.Locks {
-		if l.Flag() {
-			continue // a paused/enabled marker: deleting it is the design
+		if !l.IsLock(pass) {
+			continue // a record, marker or flag written with NX: deleting it is the design
 		}
 		acq := l.Acquires[0]
 		for _, op := range l.Ops {
 			// GETDEL consumes a value (one-time codes, nonces): not a release.
-			if op.Kind != lifecycle.Delete || op.Command == "GETDEL" || op.Checked || op.Judged || seen[op.Call] || lifecycle.IsTestFile(pass.Fset, op.Pos()) {
+			if op.Kind != lifecycle.Delete || op.Command == "GETDEL" || op.Checked || op.Judged || seen[op.Site.Pos()] || lifecycle.IsTestFile(pass.Fset, op.Pos()) {
 				continue
 			}
-			seen[op.Call] = true
+			seen[op.Site.Pos()] = true
 			d := analysis.Diagnostic{
-				Pos: op.Pos(), End: op.Call.End(),
 				Related: []analysis.RelatedInformation{{Pos: acq.Pos(), End: acq.Call.End(), Message: "lock acquired with " + acq.Command + " here"}},
+			}
+			d.Pos, d.End = op.ReportAt()
+			if !op.AtSite() {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: op.Pos(), End: op.Call.End(), Message: "reached from this call of " + lifecycle.FuncName(op.Via)})
 			}
 			switch {
 			case op.ReadBefore != nil:
 				d.Message = fmt.Sprintf("lock %s is read with GET and then deleted with a separate %s: "+
 					"the lock can expire and pass to another holder between the two round trips, and this deletes their lock; "+
-					"release atomically with safelock.ReleaseKey", op.KeyText(), op.Describe())
+					"release atomically with safelock.ReleaseKey", op.KeyText(), op.DescribeAtSite())
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: op.ReadBefore.Pos(), End: op.ReadBefore.Call.End(), Message: "GET here"})
 			case op.Command == "EVAL" || op.Command == "EVALSHA":
 				d.Message = fmt.Sprintf("the Lua script%s deletes lock %s without comparing its value with the holder's token: "+
 					"after the lock expires and another process takes it, this deletes their lock; "+
-					"compare before deleting, as safelock.ReleaseScript does", op.Where(), op.KeyText())
+					"compare before deleting, as safelock.ReleaseScript does", op.WhereAtSite(), op.KeyText())
 			default:
 				d.Message = fmt.Sprintf("lock %s is deleted with %s without checking that this holder still owns it: "+
 					"if the lock expired and another process acquired it, this deletes their lock and two holders run at once; "+
-					"release with safelock.ReleaseKey (compare-and-delete)", op.KeyText(), op.Describe())
+					"release with safelock.ReleaseKey (compare-and-delete)", op.KeyText(), op.DescribeAtSite())
 			}
 			if op.Direct() && op.ReadBefore == nil {
 				d.SuggestedFixes = releaseFix(pass, res, l, op)

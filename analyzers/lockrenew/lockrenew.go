@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/token"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -32,22 +33,25 @@ const useInstead = "renew with safelock.RenewKey(ctx, rdb, key, token, ttl) or L
 func run(pass *analysis.Pass) (any, error) {
 	lifecycle.SilenceTests(pass)
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
-	seen := map[*ast.CallExpr]bool{}
+	seen := map[token.Pos]bool{}
 	for _, l := range res.Locks {
 		acq := decides(pass, l)
-		if acq == nil {
+		if acq == nil || !l.IsLock(pass) {
 			continue // nobody reads the NX result: a cache fill or a marker, not a lock
 		}
 		for _, op := range l.Ops {
 			what := renewal(pass, res, l, op)
-			if what == "" || seen[op.Call] {
+			if what == "" || seen[op.Site.Pos()] {
 				continue
 			}
-			seen[op.Call] = true
+			seen[op.Site.Pos()] = true
 			key := op.KeyText()
 			d := analysis.Diagnostic{
-				Pos: op.Pos(), End: op.Call.End(),
 				Related: []analysis.RelatedInformation{{Pos: acq.Pos(), End: acq.Call.End(), Message: "lock acquired with " + acq.Command + " here"}},
+			}
+			d.Pos, d.End = op.ReportAt()
+			if !op.AtSite() {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: op.Pos(), End: op.Call.End(), Message: "reached from this call of " + lifecycle.FuncName(op.Via)})
 			}
 			switch {
 			case op.ReadBefore != nil:
@@ -121,7 +125,7 @@ func renewal(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, op *
 	if initialTTL(pass, l, op) {
 		return ""
 	}
-	return op.Describe()
+	return op.DescribeAtSite()
 }
 
 // initialTTL reports whether op belongs to taking the lock rather than to

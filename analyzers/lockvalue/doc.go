@@ -18,8 +18,13 @@
 //     UnixNano, Add, Format, String);
 //   - the hostname or the process ID (os.Hostname, os.Getpid), alone or
 //     together;
-//   - math/rand or math/rand/v2 output, including strings drawn letter by
-//     letter from it.
+//   - math/rand or math/rand/v2 output from a small range, strings drawn
+//     letter by letter from it, a source of one's own (rand.New), or the
+//     global source seeded with a constant or re-seeded in the function
+//     that draws (rand.Seed(time.Now().UnixNano()) at each call). A full
+//     63- or 64-bit draw from the global source (rand.Int63, rand.Int,
+//     rand.Uint64), which Go seeds at random, is unique enough and not
+//     reported.
 //
 // The value is traced through local variables, struct fields set in a
 // constructor in another file, package variables, helper functions of

@@ -78,7 +78,7 @@ func run(pass *analysis.Pass) (any, error) {
 	origins := map[ast.Node]bool{} // one report per constructor or helper that makes the value
 	for _, l := range res.Locks {
 		use := lockUse(l)
-		if use == nil || allDiscarded(pass, l) {
+		if use == nil || allDiscarded(pass, l) || !l.IsLock(pass) {
 			continue // an NX marker never released or renewed, or a cache fill nobody checks: not a lock
 		}
 		for _, acq := range l.Acquires {

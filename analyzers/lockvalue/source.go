@@ -353,6 +353,38 @@ func (t *tracer) fills(call *ast.CallExpr) kind {
 
 func isMathRand(path string) bool { return path == "math/rand" || path == "math/rand/v2" }
 
+// fullRange are the math/rand functions of the global source that return
+// 63 or 64 random bits.
+var fullRange = map[string]bool{"Int": true, "Int63": true, "Int64": true, "Uint64": true}
+
+// badlySeeded reports whether the global math/rand source is made
+// predictable where fd draws from it: seeded with a constant anywhere in
+// the package, or re-seeded inside fd (from the clock at each call, so two
+// processes calling in the same tick draw the same value).
+func (t *tracer) badlySeeded(fd *ast.FuncDecl) bool {
+	bad := false
+	for _, d := range t.decls {
+		ast.Inspect(d, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || bad {
+				return !bad
+			}
+			fn, ok := typeutil.Callee(t.info, call).(*types.Func)
+			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "math/rand" || fn.Name() != "Seed" || len(call.Args) != 1 {
+				return true
+			}
+			if sig := fn.Type().(*types.Signature); sig.Recv() != nil {
+				return true
+			}
+			if d == fd || t.info.Types[call.Args[0]].Value != nil {
+				bad = true
+			}
+			return true
+		})
+	}
+	return bad
+}
+
 // transparent reports whether fn returns its arguments in another form
 // (formatting, encoding, trimming), so its result is made of them.
 func transparent(fn *types.Func) bool {
@@ -677,10 +709,15 @@ func (t *tracer) funcCall(call *ast.CallExpr, fn *types.Func, idx int, c ctx, ar
 		}
 		return unknown
 	case isMathRand(path):
-		if idx <= 0 {
-			return val{k: kMathRand}
+		if idx > 0 {
+			return unknown
 		}
-		return unknown
+		if sig.Recv() == nil && fullRange[name] && !t.badlySeeded(c.fd) {
+			// 63 or 64 bits from the global source, which Go seeds at
+			// random: as unique as any token, if not secret.
+			return unknown
+		}
+		return val{k: kMathRand}
 	case transparent(fn):
 		if sig.Recv() != nil && recv().k&kUnknown != 0 && path != "encoding/base64" && path != "encoding/base32" {
 			return unknown

@@ -94,9 +94,17 @@
 //
 // Keys that are never acquired with NX (caches, sessions, rate-limit
 // counters) never form a Lock, so rules over Locks leave them alone.
-// [Lock.Flag] tells a state flag (NX without TTL, set and cleared by
-// different functions, nothing named like a lock) from a lock, for rules
-// whose defect is by design in a flag.
+// An NX key is not always a lock: real code seeds records, writes
+// idempotency and dedup markers, toggles flags and fills caches with NX.
+// [Lock.IsLock] asks for evidence before rules report: a lock word (lock,
+// mutex, lease, sema, leader, master, guard) in the key, the variable or
+// field holding it, or the functions (and receiver types) around it; or an
+// acquire whose outcome is read, or that its own function releases. It is
+// data when it is a state flag ([Lock.Flag]: NX without TTL, set and
+// cleared by different functions, nothing named like a lock), when its
+// outcome is never read and its function does not delete it, or when its
+// key or function names a record (done, processed, seen, dedup, nonce,
+// idempotent, replay, ...). Every rule over Locks stays silent on data.
 //
 // # Facts
 //

@@ -93,6 +93,13 @@ type Op struct {
 	// rules reported any defect there; do not report it again here.
 	Judged bool
 
+	// Site is the call a reviewer would change: the command itself when it
+	// is sent in a helper of this package (the EXPIRE in a watchdog, the
+	// DEL in a release helper), or the call of the innermost such helper
+	// that is more than a thin wrapper of one command. It is Call when the
+	// command lives in another package. Rules report at Site, once.
+	Site *ast.CallExpr
+
 	lock   *Lock
 	fact   int // index in the enclosing function's FuncFact, or -1
 	viaIdx int // index of the summarised op in Via's FuncFact
@@ -100,6 +107,18 @@ type Op struct {
 
 // Pos is where the op happens in this package.
 func (o *Op) Pos() token.Pos { return o.Call.Pos() }
+
+// ReportAt is the range to report a defect of this op at: Site.
+func (o *Op) ReportAt() (token.Pos, token.Pos) {
+	if o.Site != nil {
+		return o.Site.Pos(), o.Site.End()
+	}
+	return o.Call.Pos(), o.Call.End()
+}
+
+// AtSite reports whether the op is reported where it happens (not moved
+// into a helper of this package).
+func (o *Op) AtSite() bool { return o.Site == nil || o.Site == o.Call }
 
 // Lock returns the lifecycle the op belongs to, or nil.
 func (o *Op) Lock() *Lock { return o.lock }
@@ -109,6 +128,23 @@ func (o *Op) Direct() bool { return o.Cmd != nil }
 
 // Describe names the op for messages: "DEL" or "DEL (in locker.Unlock at locker.go:12)".
 func (o *Op) Describe() string { return o.Command + o.Where() }
+
+// DescribeAtSite names the op for a report at its Site: "DEL" when the
+// site is inside the helper, else Describe.
+func (o *Op) DescribeAtSite() string {
+	if o.AtSite() {
+		return o.Describe()
+	}
+	return o.Command
+}
+
+// WhereAtSite is Where for a report at the op's Site.
+func (o *Op) WhereAtSite() string {
+	if o.AtSite() {
+		return o.Where()
+	}
+	return ""
+}
 
 // Where is "" for a direct op, or " (in locker.Unlock at locker.go:12)".
 func (o *Op) Where() string {
@@ -216,6 +252,7 @@ func run(pass *analysis.Pass) (any, error) {
 	})
 	b.resolveInterfaces()
 	b.summarise()
+	b.placeSites()
 	b.joinLocks()
 	b.exportFacts()
 
@@ -453,6 +490,59 @@ func (b *builder) summarise() {
 			}
 		}
 	}
+}
+
+// placeSites sets Site on every op: for an op summarised from a helper of
+// this package, the op inside that helper, followed down through helpers
+// until a command or a thin wrapper (whose call is then the site).
+func (b *builder) placeSites() {
+	for _, fd := range b.decls {
+		for _, op := range b.ops[fd] {
+			op.Site = b.site(op, 0)
+		}
+	}
+}
+
+func (b *builder) site(op *Op, depth int) *ast.CallExpr {
+	if op.Via == nil || depth > 8 {
+		return op.Call
+	}
+	hfd := b.declOf[op.Via]
+	if hfd == nil || b.thinWrapper(hfd) {
+		return op.Call
+	}
+	for _, inner := range b.ops[hfd] {
+		if inner.fact == op.viaIdx {
+			return b.site(inner, depth+1)
+		}
+	}
+	return op.Call
+}
+
+// thinWrapper reports whether fd only forwards one command on its
+// parameters to the client (func (c *Conn) Expire(key string, ttl int)
+// error { _, err := c.Do("EXPIRE", key, ttl); return err }): a call of it
+// is the command, so the call is where a defect is reported.
+func (b *builder) thinWrapper(fd *ast.FuncDecl) bool {
+	if len(fd.Body.List) > 3 {
+		return false
+	}
+	ops := b.ops[fd]
+	if len(ops) != 1 || ops[0].Key.Param() < 0 {
+		return false
+	}
+	name := strings.ToLower(fd.Name.Name)
+	for _, w := range []string{"do", "exec", "send", "eval", "evalsha", "run", "cmd", "command"} {
+		if name == w {
+			return true
+		}
+	}
+	cmd := strings.ToLower(strings.Fields(ops[0].Command + " ")[0])
+	switch cmd {
+	case "del", "unlink":
+		return strings.HasPrefix(name, "del") || strings.HasPrefix(name, "unlink") || strings.HasPrefix(name, "remove")
+	}
+	return strings.HasPrefix(name, cmd)
 }
 
 func (b *builder) where(pos token.Pos) string {
@@ -919,7 +1009,6 @@ func (l *Lock) Flag() bool {
 	if l.ByParam {
 		return false
 	}
-	lockWords := []string{"lock", "mutex", "lease", "sema", "leader"}
 	if containsAny(unqualified(l.Key.String()), lockWords) {
 		return false
 	}
@@ -945,6 +1034,75 @@ func (l *Lock) Flag() bool {
 		}
 	}
 	return true
+}
+
+// lockWords name locks in keys, variables and functions.
+var lockWords = []string{"lock", "mutex", "lease", "sema", "leader", "master", "guard"}
+
+// dataWords name keys that record that something happened once (a
+// message consumed, a request seen), written with NX so the first writer
+// wins: an idempotency or dedup record, not a lock.
+var dataWords = []string{"idempot", "dedup", "duplicate", "done", "processed", "seen", "nonce", "consumed", "handled", "replay"}
+
+// IsLock reports whether there is evidence that the NX key l is a lock
+// rather than data written once: a record, a marker, a flag. Without a
+// lock word in its keys or the functions around it, an NX write is data
+// when it is a state flag (Flag), when nobody reads whether it succeeded
+// and the function that wrote it does not delete it (a cache fill or a
+// seed), or when its key or function names a record of something done
+// (dataWords). When unsure, rules stay silent.
+func (l *Lock) IsLock(pass *analysis.Pass) bool {
+	if l.Flag() {
+		return false
+	}
+	if l.lockWord() {
+		return true
+	}
+	discarded := true
+	for _, a := range l.Acquires {
+		if a.Via != nil || !Discarded(pass, a) || l.releasedIn(a.In.Decl) {
+			discarded = false // its outcome is read, or it is taken and released like a lock
+		}
+		if containsAny(a.KeyText(), dataWords) || containsAny(unqualified(a.Key.String()), dataWords) ||
+			a.In.Decl != nil && named(a.In.Decl, dataWords) {
+			return false
+		}
+	}
+	return !discarded
+}
+
+// releasedIn reports whether the key is deleted in fd (directly, in a
+// goroutine or deferred): acquire, work, release.
+func (l *Lock) releasedIn(fd *ast.FuncDecl) bool {
+	for _, op := range l.Ops {
+		if op.Kind == Delete && fd != nil && op.In.Decl == fd {
+			return true
+		}
+	}
+	return false
+}
+
+// lockWord reports whether a lock word names the key, a variable or
+// field holding it, or a function (or its receiver type) acquiring,
+// releasing or renewing it.
+func (l *Lock) lockWord() bool {
+	if l.ByParam || containsAny(unqualified(l.Key.String()), lockWords) {
+		return true
+	}
+	for _, list := range [][]*Op{l.Acquires, l.Ops} {
+		for _, op := range list {
+			if containsAny(op.KeyText(), lockWords) {
+				return true
+			}
+			if fd := op.In.Decl; fd != nil && (named(fd, lockWords) || named(fd, acquireWords) && op.Kind == Acquire || fd.Recv != nil && containsAny(types.ExprString(fd.Recv.List[0].Type), lockWords)) {
+				return true
+			}
+			if op.Via != nil && containsAny(op.Via.Name(), lockWords) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unqualified drops the package name from calls in a rendered key

@@ -42,3 +42,25 @@ func TestModel(t *testing.T) {
 	analysistest.Run(t, dir, lifecycle.Analyzer, "locker")
 	analysistest.Run(t, dir, dump, "model")
 }
+
+// evidence reports whether each lock lifecycle is judged a lock or data.
+var evidence = &analysis.Analyzer{
+	Name:     "evidence",
+	Doc:      "reports Lock.IsLock",
+	Requires: []*analysis.Analyzer{lifecycle.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
+		for _, l := range res.Locks {
+			verdict := "data"
+			if l.IsLock(pass) {
+				verdict = "lock"
+			}
+			pass.Reportf(l.Acquires[0].Pos(), "%s", verdict)
+		}
+		return nil, nil
+	},
+}
+
+func TestIsLock(t *testing.T) {
+	analysistest.Run(t, testutil.GOPATH(t, "testdata"), evidence, "evidence")
+}

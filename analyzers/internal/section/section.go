@@ -335,7 +335,7 @@ func (b *builder) rawSections() {
 	for _, fd := range b.decls {
 		for _, op := range b.lc.Funcs[fd] {
 			l := op.Lock()
-			if op.Kind != lifecycle.Acquire || l == nil || !l.Has(lifecycle.Delete) || op.In.InDefer {
+			if op.Kind != lifecycle.Acquire || l == nil || !l.Has(lifecycle.Delete) || op.In.InDefer || !l.IsLock(b.pass) {
 				continue
 			}
 			lk := &Lock{Lib: locklib.Raw, Acquire: op.Call, How: op.Describe(), Key: op.Key, KeyExpr: op.KeyExpr, Op: op}

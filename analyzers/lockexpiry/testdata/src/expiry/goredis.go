@@ -33,14 +33,14 @@ func pexpireErr(ctx context.Context, key, token string, ttl time.Duration) bool 
 
 // The TTL is computed after the acquire: moving it would not compile, so
 // no fix.
-func ttlAfter(ctx context.Context, key, token string) {
+func lockTTLAfter(ctx context.Context, key, token string) {
 	rdb.SetNX(ctx, key, token, 0) // want `separate EXPIRE`
 	ttl := 10 * time.Second
 	rdb.Expire(ctx, key, ttl)
 }
 
 // Expire's error is handled: deleting it would change behaviour, so no fix.
-func expireChecked(ctx context.Context, key, token string) error {
+func lockExpireChecked(ctx context.Context, key, token string) error {
 	rdb.SetNX(ctx, key, token, 0) // want `separate EXPIRE`
 	if err := rdb.Expire(ctx, key, time.Minute).Err(); err != nil {
 		return err
@@ -48,12 +48,12 @@ func expireChecked(ctx context.Context, key, token string) error {
 	return nil
 }
 
-func setArgs(ctx context.Context, key, token string) {
+func lockSetArgs(ctx context.Context, key, token string) {
 	rdb.SetArgs(ctx, key, token, redis.SetArgs{Mode: "NX"}) // want `acquired with SET NX and given its TTL by a separate EXPIRE`
 	rdb.Expire(ctx, key, time.Minute)
 }
 
-func doRaw(ctx context.Context, key, token string) {
+func lockDoRaw(ctx context.Context, key, token string) {
 	rdb.Do(ctx, "setnx", key, token) // want `acquired with SETNX and given its TTL by a separate PEXPIRE`
 	rdb.Do(ctx, "pexpire", key, 30000)
 }

@@ -25,7 +25,7 @@ func redigoUnlock(pool *redis.Pool, name string) {
 }
 
 // SET NX without EX/PX, options in lower case and split over lines.
-func redigoSetNoTTL(conn redis.Conn, key, token string) {
+func redigoLockNoTTL(conn redis.Conn, key, token string) {
 	conn.Do("set", key, token, // want `acquired with SET NX and given its TTL by a separate PEXPIRE`
 		"nx")
 	conn.Do("pexpire", key, 30000)

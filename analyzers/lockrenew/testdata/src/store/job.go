@@ -12,7 +12,7 @@ func Job(ctx context.Context, s Store, id, token string) {
 	defer s.Release(ctx, "job:"+id, token)
 	go func() {
 		for range time.Tick(20 * time.Second) {
-			s.Extend(ctx, "job:"+id, time.Minute) // want `lock "job:" \+ id is renewed with PEXPIRE \(in redisStore.Extend at store.go:24\) without checking`
+			s.Extend(ctx, "job:"+id, time.Minute)
 		}
 	}()
 }

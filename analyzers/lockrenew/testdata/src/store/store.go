@@ -21,7 +21,7 @@ func (s *redisStore) Acquire(ctx context.Context, key, token string, ttl time.Du
 }
 
 func (s *redisStore) Extend(ctx context.Context, key string, ttl time.Duration) error {
-	return s.rdb.PExpire(ctx, key, ttl).Err()
+	return s.rdb.PExpire(ctx, key, ttl).Err() // want `lock "job:" \+ id is renewed with PEXPIRE without checking`
 }
 
 const release = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`

@@ -127,9 +127,30 @@ func pidOnly(ctx context.Context, key string) {
 	rdb.Del(ctx, key)
 }
 
+// Re-seeded from the clock at each call: two processes calling in the
+// same tick store the same value.
 func mathRand(ctx context.Context, key string) {
+	rand.Seed(time.Now().UnixNano())
 	tok := strconv.FormatInt(rand.Int63(), 16)
 	if !rdb.SetNX(ctx, key, tok, ttl).Val() { // want `lock key stores math/rand output as its value.*processes seeded alike draw the same values`
+		panic("lock busy")
+	}
+	rdb.Del(ctx, key)
+}
+
+// 63 bits from the global source, which Go seeds at random: unique, so
+// not reported (it is not secret, but a lock value need not be).
+func mathRandFull(ctx context.Context, key string) {
+	tok := strconv.FormatInt(rand.Int63(), 16)
+	if !rdb.SetNX(ctx, key, tok, ttl).Val() {
+		panic("lock busy")
+	}
+	rdb.Del(ctx, key)
+}
+
+// A small range is weak whatever the seed.
+func mathRandSmall(ctx context.Context, key string) {
+	if !rdb.SetNX(ctx, key, rand.Intn(1000), ttl).Val() { // want `lock key stores math/rand output as its value`
 		panic("lock busy")
 	}
 	rdb.Del(ctx, key)

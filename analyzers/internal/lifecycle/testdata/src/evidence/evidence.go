@@ -1,0 +1,153 @@
+// Package evidence has NX writes that are data (records, markers, seeds,
+// caches, flags) and near misses that are locks, for Lock.IsLock.
+package evidence
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	redigo "github.com/gomodule/redigo/redis"
+	"github.com/redis/go-redis/v9"
+)
+
+var rdb = redis.NewClient(&redis.Options{})
+
+// Data: an idempotency record, gated, deleted when the work fails so the
+// message can be retried.
+func consumeOrder(ctx context.Context, id string, work func() error) error {
+	if ok, _ := rdb.SetNX(ctx, "order:done:"+id, 1, 24*time.Hour).Result(); !ok { // want `data`
+		return nil
+	}
+	if err := work(); err != nil {
+		rdb.Del(ctx, "order:done:"+id)
+		return err
+	}
+	return nil
+}
+
+// Data: a webhook nonce, first writer wins.
+func acceptWebhook(ctx context.Context, nonce string) bool {
+	return rdb.SetNX(ctx, "webhook:nonce:"+nonce, 1, 10*time.Minute).Val() // want `data`
+}
+
+// Data: a stock counter seeded once, removed with the product.
+func seedStock(ctx context.Context, sku string, n int) error {
+	return rdb.SetNX(ctx, "stock:"+sku, n, 0).Err() // want `data`
+}
+
+func removeProduct(ctx context.Context, sku string) {
+	rdb.Del(ctx, "stock:"+sku, "price:"+sku)
+}
+
+// Data: a cache fill nobody checks, invalidated elsewhere.
+func fillProfile(ctx context.Context, id string, payload []byte) {
+	rdb.SetNX(ctx, "profile:"+id, payload, time.Hour) // want `data`
+}
+
+func invalidateProfile(ctx context.Context, id string) {
+	rdb.Del(ctx, "profile:"+id)
+}
+
+// Data: a pause flag set and cleared by two operations.
+func pauseQueue(ctx context.Context, q string) {
+	rdb.SetNX(ctx, "queue:paused:"+q, 1, 0) // want `data`
+}
+
+func resumeQueue(ctx context.Context, q string) {
+	rdb.Del(ctx, "queue:paused:"+q)
+}
+
+// Data: a processed-message marker through redigo, released on failure.
+func handleRedigo(c redigo.Conn, id string, work func() error) error {
+	ok, err := redigo.String(c.Do("SET", "msg:processed:"+id, 1, "NX", "EX", 3600)) // want `data`
+	if err != nil || ok != "OK" {
+		return err
+	}
+	if err := work(); err != nil {
+		c.Do("DEL", "msg:processed:"+id)
+		return err
+	}
+	return nil
+}
+
+// Data: the function says what the record is.
+func markSeen(ctx context.Context, id string) bool {
+	return rdb.SetNX(ctx, "evt:"+id, 1, time.Hour).Val() // want `data`
+}
+
+func forgetEvent(ctx context.Context, id string) {
+	rdb.Del(ctx, "evt:"+id)
+}
+
+// Data: a "welcome mail sent" record with its TTL set later.
+func welcome(ctx context.Context, uid string) {
+	rdb.SetNX(ctx, "welcome:"+uid, 1, 0) // want `data`
+}
+
+func welcomeTTL(ctx context.Context, uid string) {
+	rdb.Expire(ctx, "welcome:"+uid, 30*24*time.Hour)
+}
+
+// Data: a rate-limit window seeded, counted and reset.
+func allow(ctx context.Context, user string, limit int64) bool {
+	key := "rl:" + user
+	rdb.SetNX(ctx, key, 0, time.Minute) // want `data`
+	return rdb.Incr(ctx, key).Val() <= limit
+}
+
+func resetLimit(ctx context.Context, user string) {
+	rdb.Del(ctx, "rl:"+user)
+}
+
+// Data: a replayed-request guard.
+func rejectReplay(ctx context.Context, sig string) error {
+	if !rdb.SetNX(ctx, "replay:"+sig, 1, 5*time.Minute).Val() { // want `data`
+		return errors.New("replayed")
+	}
+	return nil
+}
+
+// Lock: the key says so, even though nobody reads the result.
+func report(ctx context.Context, tok string) {
+	rdb.SetNX(ctx, "lock:report", tok, time.Minute) // want `lock`
+}
+
+func reportDone(ctx context.Context) {
+	rdb.Del(ctx, "lock:report")
+}
+
+// Lock: taken and released by the same function (its result is ignored,
+// which lockresult reports).
+func export(ctx context.Context, id, tok string) {
+	rdb.SetNX(ctx, "export:"+id, tok, time.Minute) // want `lock`
+	defer rdb.Del(ctx, "export:"+id)
+}
+
+// Lock: its outcome gates the work, and it is released after it.
+func rebuild(ctx context.Context, id, tok string) {
+	if !rdb.SetNX(ctx, "rebuild:"+id, tok, time.Minute).Val() { // want `lock`
+		return
+	}
+	defer rdb.Del(ctx, "rebuild:"+id)
+}
+
+// Lock: a lock word wins over a data word.
+func lockDedup(ctx context.Context, id, tok string) bool {
+	return rdb.SetNX(ctx, "dedup:"+id, tok, time.Minute).Val() // want `lock`
+}
+
+func unlockDedup(ctx context.Context, id string) {
+	rdb.Del(ctx, "dedup:"+id)
+}
+
+// Lock: the receiver type says so.
+type Mutex struct{ name, tok string }
+
+func (m *Mutex) Acquire(ctx context.Context) {
+	rdb.SetNX(ctx, m.name, m.tok, time.Minute) // want `lock`
+}
+
+func (m *Mutex) Release(ctx context.Context) {
+	rdb.Del(ctx, m.name)
+}
