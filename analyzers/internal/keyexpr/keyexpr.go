@@ -339,6 +339,18 @@ func (env *Env) ident(id *ast.Ident, anchored *bool, depth int) string {
 		return "var(" + v.Pkg().Path() + "." + v.Name() + ")"
 	}
 	if n, ok := env.Params[v]; ok {
+		if env.Defs != nil {
+			switch rhs, end, state := env.Defs.reassigned(v); state {
+			case once:
+				// key = "lock:" + key at the top of the function: later uses
+				// are the new value; its right side sees the incoming one.
+				if id.Pos() >= end {
+					return env.render(rhs, anchored, depth+1)
+				}
+			case often:
+				return "$l" + strconv.Itoa(int(v.Pos())) + "$"
+			}
+		}
 		return "$p" + strconv.Itoa(n) + "$"
 	}
 	if env.Defs != nil {
@@ -401,6 +413,30 @@ type Defs struct {
 	def   map[*types.Var]ast.Expr
 	count map[*types.Var]int
 	tuple map[*types.Var]tupleDef
+	// plain holds each variable's `v = x` assignments that are statements
+	// of a function body itself (not nested in an if or a loop).
+	plain map[*types.Var][]*ast.AssignStmt
+}
+
+type reassignment int
+
+const (
+	never reassignment = iota // a parameter never assigned
+	once                      // assigned once, by a top-level statement
+	often                     // anything more complex
+)
+
+// reassigned says how a parameter is assigned in its function; for once,
+// the right side and where the assignment ends.
+func (d *Defs) reassigned(v *types.Var) (ast.Expr, token.Pos, reassignment) {
+	switch {
+	case d.count[v] == 0:
+		return nil, token.NoPos, never
+	case d.count[v] == 2 && len(d.plain[v]) == 1:
+		as := d.plain[v][0]
+		return as.Rhs[0], as.End(), once
+	}
+	return nil, token.NoPos, often
 }
 
 type tupleDef struct {
@@ -428,7 +464,8 @@ func (d *Defs) Single(v *types.Var) ast.Expr {
 
 // NewDefs scans files for assignments to local variables.
 func NewDefs(info *types.Info, files []*ast.File) *Defs {
-	d := &Defs{def: map[*types.Var]ast.Expr{}, count: map[*types.Var]int{}, tuple: map[*types.Var]tupleDef{}}
+	d := &Defs{def: map[*types.Var]ast.Expr{}, count: map[*types.Var]int{}, tuple: map[*types.Var]tupleDef{},
+		plain: map[*types.Var][]*ast.AssignStmt{}}
 	varOf := func(e ast.Expr) *types.Var {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		if !ok {
@@ -442,6 +479,19 @@ func NewDefs(info *types.Info, files []*ast.File) *Defs {
 		return v
 	}
 	for _, f := range files {
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			for _, st := range fd.Body.List {
+				if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
+					if v := varOf(as.Lhs[0]); v != nil {
+						d.plain[v] = append(d.plain[v], as)
+					}
+				}
+			}
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.AssignStmt:

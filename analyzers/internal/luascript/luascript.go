@@ -65,7 +65,7 @@ func (s *Script) Expires(key int) (expires, checked bool) {
 // whether that SET carries an expiry.
 func (s *Script) AcquiresNX(key int) (acquires, ttl bool) {
 	for _, e := range s.Effects {
-		if e.Key == key && (e.Command == "SET" && e.NX || e.Command == "SETNX") {
+		if e.Key == key && isCreate(e) {
 			acquires = true
 			ttl = ttl || e.TTL
 		}
@@ -77,6 +77,36 @@ func (s *Script) AcquiresNX(key int) (acquires, ttl bool) {
 		}
 	}
 	return acquires, ttl
+}
+
+// isCreate reports whether an NX effect creates the key: SET NX, SETNX, or
+// a hash write after the script saw the key absent.
+func isCreate(e Effect) bool {
+	switch e.Command {
+	case "SETNX":
+		return true
+	case "SET", "HSETNX", "HSET", "HINCRBY", "HMSET":
+		return e.NX
+	}
+	return false
+}
+
+// testsZero reports whether the call at toks[i] is compared with 0
+// (redis.call('exists', KEYS[1]) == 0).
+func testsZero(toks []token, i int) bool {
+	depth := 0
+	for j := i + 3; j < len(toks); j++ {
+		switch toks[j].text {
+		case "(":
+			depth++
+		case ")":
+			depth--
+			if depth == 0 {
+				return j+2 < len(toks) && toks[j+1].text == "==" && toks[j+2].text == "0"
+			}
+		}
+	}
+	return false
 }
 
 func isDelete(c string) bool { return c == "DEL" || c == "UNLINK" || c == "GETDEL" || c == "DELEX" }
@@ -114,6 +144,15 @@ func Parse(src string) *Script {
 	isArg := func(i int) bool {
 		return i < len(toks) && (toks[i].text == "ARGV" || toks[i].kind == tIdent && argAlias[toks[i].text])
 	}
+	// A value the caller passes: ARGV, or a KEYS entry used as a value
+	// (GET KEYS[1] == KEYS[2] compares with the token passed as a key).
+	isCallerValue := func(i int) bool {
+		return isArg(i) || i < len(toks) && toks[i].text == "KEYS"
+	}
+	// absent[n]: the script tested that KEYS[n] does not exist
+	// (redis.call('exists', KEYS[n]) == 0); a hash write to it afterwards
+	// creates the lock, as SET NX does (Redisson's reentrant lock).
+	absent := map[int]bool{}
 
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
@@ -128,7 +167,7 @@ func Parse(src string) *Script {
 		}
 		// An owner check: a comparison with an argument on either side,
 		// e.g. redis.call('GET', KEYS[1]) == ARGV[1] or v ~= token.
-		if (t.text == "==" || t.text == "~=") && (isArg(i+1) || isArg(backOperand(toks, i))) {
+		if (t.text == "==" || t.text == "~=") && (isCallerValue(i+1) || isCallerValue(backOperand(toks, i))) {
 			compared = true
 			s.Compares = true
 		}
@@ -147,6 +186,16 @@ func Parse(src string) *Script {
 			}
 			if isExpire(cmd) {
 				e.TTL = true
+			}
+			switch cmd {
+			case "EXISTS":
+				if key > 0 && testsZero(toks, i) {
+					absent[key] = true
+				}
+			case "HSETNX":
+				e.NX = true
+			case "HSET", "HINCRBY", "HMSET":
+				e.NX = key > 0 && absent[key]
 			}
 			// Hash and set locks check ownership by membership:
 			// redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1.

@@ -28,6 +28,13 @@ func TestParse(t *testing.T) {
 			acq: true, acqTTL: true, exp: true},
 		{name: "hash lock", src: "if redis.call('hexists', KEYS[1], ARGV[2]) == 0 then return nil end\nreturn redis.call('del', KEYS[1])",
 			del: true, delChecked: true},
+		{name: "token passed as a key", src: `if redis.call("get", KEYS[1]) == KEYS[2] then return redis.call("expire", KEYS[1], ARGV[1]) end return 0`,
+			exp: true, expChecked: true},
+		{name: "reentrant hash acquire", src: "if (redis.call('exists', KEYS[1]) == 0) then\n redis.call('hincrby', KEYS[1], ARGV[2], 1);\n redis.call('pexpire', KEYS[1], ARGV[1]);\n return nil;\nend;\nif (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then\n redis.call('hincrby', KEYS[1], ARGV[2], 1);\n redis.call('pexpire', KEYS[1], ARGV[1]);\n return nil;\nend;\nreturn redis.call('pttl', KEYS[1]);",
+			acq: true, acqTTL: true, exp: true},
+		{name: "hash write without an absence test is no acquire", src: "redis.call('hincrby', KEYS[1], ARGV[2], 1)\nreturn redis.call('pexpire', KEYS[1], ARGV[1])",
+			exp: true},
+		{name: "hsetnx", src: "return redis.call('hsetnx', KEYS[1], 'w', ARGV[1])", acq: true},
 		{name: "delex", src: `return redis.call('DELEX', KEYS[1], 'IFEQ', ARGV[1])`, del: true, delChecked: true},
 		{name: "long string", src: "redis.call([[del]], KEYS[1])", del: true},
 	}

@@ -71,3 +71,35 @@ func cache(ctx context.Context) {
 	rdb.Set(ctx, "cache:x", "v", time.Minute)
 	rdb.Del(ctx, "cache:x")
 }
+
+// A parameter key normalised in place: later uses are "gate:" + name, so
+// unlockGate's DEL joins the lock; unlockMaybe's (normalised only
+// sometimes) stays unknown and joins nothing.
+func lockGate(ctx context.Context, name, tok string) bool {
+	return rdb.SetNX(ctx, "gate:"+name, tok, time.Minute).Val() // want `lock concat\("gate:",\*\): delete; delete via model.unlockGate$`
+}
+
+func unlockGate(ctx context.Context, name string) {
+	name = "gate:" + name
+	rdb.Del(ctx, name)
+}
+
+func gate(ctx context.Context, id, tok string) {
+	if lockGate(ctx, id, tok) {
+		defer unlockGate(ctx, id)
+	}
+}
+
+// Normalised only sometimes: the key is unknown, so it joins nothing.
+func unlockMaybe(ctx context.Context, name string, prefixed bool) {
+	if !prefixed {
+		name = "gate:" + name
+	}
+	rdb.Del(ctx, name)
+}
+
+func gateMaybe(ctx context.Context, id, tok string) {
+	if lockGate(ctx, id, tok) { // unlockMaybe's DEL does not join the lock
+		defer unlockMaybe(ctx, id, false)
+	}
+}
