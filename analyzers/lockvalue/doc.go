@@ -30,6 +30,9 @@
 // constructor in another file, package variables, helper functions of
 // the package, and exported helpers of other packages that use Redis or
 // math/rand (by analysis facts; other packages are not read, for speed).
+// A weak value made outside the acquiring function (a constructor, a
+// token helper of the package) is reported once, where it is made, with
+// every acquire that stores it as related information.
 // A helper that takes the key from its caller and stores a weak value of
 // its own (Lock(key) setting "locked") is reported where it is called,
 // when that caller releases or renews the lock.

@@ -75,7 +75,8 @@ func run(pass *analysis.Pass) (any, error) {
 	reported := map[*lifecycle.Op]bool{}
 	var viaHelper []*lifecycle.Op
 	seen := map[ast.Expr]bool{}
-	origins := map[ast.Node]bool{} // one report per constructor or helper that makes the value
+	origins := map[ast.Node]*analysis.Diagnostic{} // one report per constructor or helper that makes the value
+	var diags []*analysis.Diagnostic
 	for _, l := range res.Locks {
 		use := lockUse(l)
 		if use == nil || allDiscarded(pass, l) || !l.IsLock(pass) {
@@ -102,26 +103,40 @@ func run(pass *analysis.Pass) (any, error) {
 				}
 			}
 			w := t.eval(v, c)
-			if !w.k.weak() || w.at != nil && origins[w.at] {
+			if !w.k.weak() {
 				continue
 			}
-			if w.at != nil {
-				origins[w.at] = true
+			// A value made outside the acquiring function (a constructor, a
+			// token helper) is reported once where it is made, with every
+			// acquire that stores it.
+			outside := w.at != nil && (acq.In.Decl == nil || w.at.Pos() < acq.In.Decl.Pos() || w.at.Pos() >= acq.In.Decl.End())
+			stored := analysis.RelatedInformation{Pos: v.Pos(), End: v.End(), Message: "stored by " + acq.Command + " of lock " + acq.KeyText() + " here"}
+			if outside {
+				if d := origins[w.at]; d != nil {
+					d.Related = append(d.Related, stored)
+					reported[acq] = true
+					continue
+				}
 			}
-			d := analysis.Diagnostic{
+			d := &analysis.Diagnostic{
 				Pos: v.Pos(), End: v.End(),
 				Message: fmt.Sprintf("lock %s stores %s as its value, which cannot tell one holder from another: %s; "+
 					"store a random token from safelock.NewToken() and compare it when releasing and renewing",
 					acq.KeyText(), describe(w), consequence(w.k)),
 				Related: []analysis.RelatedInformation{{Pos: use.Pos(), End: use.Call.End(), Message: use.Command + " of the lock here"}},
 			}
-			if w.at != nil && (acq.In.Decl == nil || w.at.Pos() < acq.In.Decl.Pos() || w.at.Pos() >= acq.In.Decl.End()) {
-				d.Related = append([]analysis.RelatedInformation{{Pos: w.at.Pos(), End: w.at.End(), Message: "the value is made here"}}, d.Related...)
+			if outside {
+				d.Pos, d.End = w.at.Pos(), w.at.End()
+				d.Related = append([]analysis.RelatedInformation{stored}, d.Related...)
+				origins[w.at] = d
 			}
 			d.SuggestedFixes = tokenFix(pass, l, acq, v)
-			pass.Report(d)
+			diags = append(diags, d)
 			reported[acq] = true
 		}
+	}
+	for _, d := range diags {
+		pass.Report(*d)
 	}
 	for _, acq := range viaHelper {
 		reportHelper(pass, helpers, reported, acq)

@@ -776,7 +776,11 @@ func (t *tracer) returns(fd *ast.FuncDecl, idx int) val {
 			c := ctx{fd: fd}
 			switch {
 			case idx < len(n.Results) && len(n.Results) > 1 || len(n.Results) == 1 && idx == 0 && !isTuple(t.info, n.Results[0]):
-				out = out.or(t.eval(n.Results[idx], c))
+				r := t.eval(n.Results[idx], c)
+				if r.at == nil && r.k.weak() {
+					r.at = n.Results[idx] // made here, in the helper
+				}
+				out = out.or(r)
 			case len(n.Results) == 1:
 				call, ok := ast.Unparen(n.Results[0]).(*ast.CallExpr)
 				if !ok {

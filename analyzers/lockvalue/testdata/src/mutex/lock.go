@@ -7,11 +7,11 @@ import (
 )
 
 func (m *Mutex) Lock(ctx context.Context) (bool, error) {
-	return m.rdb.SetNX(ctx, m.key, m.value, m.ttl).Result() // want `lock m.key stores the hostname and the process ID as its value`
+	return m.rdb.SetNX(ctx, m.key, m.value, m.ttl).Result()
 }
 
 func (o *Owner) Lock(ctx context.Context) bool {
-	return o.rdb.SetNX(ctx, o.key, o.owner, 0).Val() // want `lock o.key stores the lock key itself as its value`
+	return o.rdb.SetNX(ctx, o.key, o.owner, 0).Val()
 }
 
 func (s *Safe) Lock(ctx context.Context) bool {

@@ -29,7 +29,7 @@ func NewMutex(rdb redis.UniversalClient, name string) *Mutex {
 func hostname() string {
 	h, err := os.Hostname()
 	if err != nil {
-		return "unknown"
+		return "unknown" // want `lock m.key stores the hostname and the process ID as its value`
 	}
 	return h
 }
@@ -42,7 +42,7 @@ type Owner struct {
 }
 
 func NewOwner(rdb *redis.Client, key string) *Owner {
-	return &Owner{rdb: rdb, key: key, owner: key}
+	return &Owner{rdb: rdb, key: key, owner: key} // want `lock o.key stores the lock key itself as its value`
 }
 
 // Safe's value comes from its caller: unknown, silent.
