@@ -46,6 +46,9 @@ func run(analyzers []*analysis.Analyzer) {
 	if wantsSARIF(os.Args[1:]) {
 		os.Exit(runSARIF(os.Args[1:], analyzers, os.Stdout, os.Stderr))
 	}
+	if standaloneJSON(os.Args[1:]) {
+		os.Exit(runJSON(os.Args[1:], analyzers, os.Stdout, os.Stderr))
+	}
 	flag.Usage = usage
 	// Handled above; defined here so that -help lists it and -sarif=false parses.
 	flag.Bool("sarif", false, "write SARIF 2.1.0 to stdout instead of text (not with -fix or go vet)")
@@ -72,16 +75,34 @@ Flags:
 	flag.PrintDefaults()
 }
 
+// standaloneJSON reports whether the arguments ask for JSON diagnostics
+// of a standalone run: -json without -fix or -diff, and not under go vet
+// (which passes a .cfg file and prints its own JSON).
+func standaloneJSON(args []string) bool {
+	if !hasBoolFlag(args, "json") || hasBoolFlag(args, "fix") || hasBoolFlag(args, "diff") {
+		return false
+	}
+	for _, a := range args {
+		if strings.HasSuffix(a, ".cfg") || a == "-V=full" || a == "-flags" {
+			return false
+		}
+	}
+	return true
+}
+
 // wantsSARIF reports whether the arguments ask for SARIF output. It looks
 // at every argument, not just those before the first non-flag, because a
 // flag value (-tags x) would stop a naive scan early.
-func wantsSARIF(args []string) bool {
+func wantsSARIF(args []string) bool { return hasBoolFlag(args, "sarif") }
+
+// hasBoolFlag reports whether the boolean flag name is set in args.
+func hasBoolFlag(args []string, name string) bool {
 	for _, a := range args {
 		if a == "--" {
 			return false
 		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if strings.HasPrefix(a, "-") && name == "sarif" {
+		n, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && n == name {
 			return !hasValue || value == "true" || value == "1"
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -189,6 +190,38 @@ func TestJSON(t *testing.T) {
 		lines = append(lines, filepath.Base(d.Posn)+": "+d.Message)
 	}
 	checkText(t, "-json", strings.Join(lines, "\n"))
+}
+
+// TestJSONOnce checks that a package analysed with and without its tests
+// prints each diagnostic once, not again under "pkg [pkg.test]".
+func TestJSONOnce(t *testing.T) {
+	dir := sample(t, "sample")
+	test := "package sample\n\nimport \"testing\"\n\nfunc TestPlain(t *testing.T) { plain() }\n"
+	if err := os.WriteFile(filepath.Join(dir, "sample_test.go"), []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := locklint(t, dir, "-json", "./...")
+	if code != 0 {
+		t.Fatalf("exit code %d; stderr:\n%s", code, stderr)
+	}
+	var tree map[string]map[string][]struct {
+		Posn    string `json:"posn"`
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &tree); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, stdout)
+	}
+	var lines []string
+	for pkg, byAnalyzer := range tree {
+		if pkg != "example.com/sample" {
+			t.Errorf("diagnostics under %s; want all under example.com/sample:\n%s", pkg, stdout)
+		}
+		for _, d := range byAnalyzer["lockdemo"] {
+			lines = append(lines, filepath.Base(d.Posn)+": "+d.Message)
+		}
+	}
+	slices.Sort(lines)
+	checkText(t, "-json with tests", strings.Join(lines, "\n"))
 }
 
 var fixed = regexp.MustCompile(`(?m)^\s*_(, _)? = .*(DelLock|ReleaseLock)\("(\w)"\)$`)

@@ -27,9 +27,40 @@ import (
 // the exit code is 1 if there were any, else 0 whatever was found, so that
 // CI can upload the log and let code scanning judge the results.
 func runSARIF(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("locklint -sarif", flag.ContinueOnError)
+	run, code := analyze("sarif", args, analyzers, stderr)
+	if run == nil {
+		return code
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "locklint: %v\n", err)
+		return 1
+	}
+	log := newSARIF(run.analyzers, run.graph, dir, run.notes)
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(log); err != nil {
+		fmt.Fprintf(stderr, "locklint: writing SARIF: %v\n", err)
+		return 1
+	}
+	return code
+}
+
+// analysisRun is one standalone run of the analyzers over loaded packages.
+type analysisRun struct {
+	analyzers []*analysis.Analyzer
+	graph     *checker.Graph
+	notes     []string // package load errors and analyzer failures
+}
+
+// analyze parses the flags of the output mode named mode (sarif, json),
+// loads the packages and runs the analyzers. It prints package errors to
+// stderr. It returns nil and an exit code when nothing could be analysed;
+// otherwise the code to exit with: 1 if there were errors, else 0.
+func analyze(mode string, args []string, analyzers []*analysis.Analyzer, stderr io.Writer) (*analysisRun, int) {
+	fs := flag.NewFlagSet("locklint -"+mode, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Bool("sarif", true, "write SARIF 2.1.0 to stdout")
+	fs.Bool(mode, true, "write "+mode+" to stdout")
 	tests := fs.Bool("test", true, "analyse test files too")
 	tags := fs.String("tags", "", "comma-separated build tags")
 	enabled := make(map[*analysis.Analyzer]*triState)
@@ -39,19 +70,19 @@ func runSARIF(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.W
 		a.Flags.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, a.Name+"."+f.Name, f.Usage) })
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return nil, 2
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "locklint -sarif: no packages given; usage: locklint -sarif [flags] ./...")
-		return 2
+		fmt.Fprintf(stderr, "locklint -%s: no packages given; usage: locklint -%s [flags] ./...\n", mode, mode)
+		return nil, 2
 	}
 	analyzers = selectAnalyzers(analyzers, enabled)
 
-	mode := packages.LoadSyntax | packages.NeedModule
+	loadMode := packages.LoadSyntax | packages.NeedModule
 	if needFacts(analyzers) {
-		mode = packages.LoadAllSyntax | packages.NeedModule
+		loadMode = packages.LoadAllSyntax | packages.NeedModule
 	}
-	cfg := &packages.Config{Mode: mode, Tests: *tests}
+	cfg := &packages.Config{Mode: loadMode, Tests: *tests}
 	if *tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + *tags}
 	}
@@ -61,45 +92,32 @@ func runSARIF(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.W
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "locklint: %v\n", err)
-		return 1
+		return nil, 1
 	}
 
-	var notes []string
+	run := &analysisRun{analyzers: analyzers}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
-			notes = append(notes, e.Error())
+			run.notes = append(run.notes, e.Error())
 		}
 	})
-	graph, err := checker.Analyze(analyzers, pkgs, nil)
+	run.graph, err = checker.Analyze(analyzers, pkgs, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "locklint: %v\n", err)
-		return 1
+		return nil, 1
 	}
-	for act := range graph.All() {
+	for act := range run.graph.All() {
 		if act.IsRoot && act.Err != nil {
-			notes = append(notes, act.Err.Error())
+			run.notes = append(run.notes, act.Err.Error())
 		}
 	}
-	for _, n := range notes {
+	for _, n := range run.notes {
 		fmt.Fprintln(stderr, n)
 	}
-
-	dir, err := os.Getwd()
-	if err != nil {
-		fmt.Fprintf(stderr, "locklint: %v\n", err)
-		return 1
+	if len(run.notes) > 0 {
+		return run, 1
 	}
-	log := newSARIF(analyzers, graph, dir, notes)
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(log); err != nil {
-		fmt.Fprintf(stderr, "locklint: writing SARIF: %v\n", err)
-		return 1
-	}
-	if len(notes) > 0 {
-		return 1
-	}
-	return 0
+	return run, 0
 }
 
 // triState is an analyzer's enable flag: unset, true or false.
