@@ -353,9 +353,73 @@ func (t *tracer) fills(call *ast.CallExpr) kind {
 
 func isMathRand(path string) bool { return path == "math/rand" || path == "math/rand/v2" }
 
-// fullRange are the math/rand functions of the global source that return
-// 63 or 64 random bits.
-var fullRange = map[string]bool{"Int": true, "Int63": true, "Int64": true, "Uint64": true}
+// fullRange are the math/rand functions and methods that return 31 to 64
+// random bits (not a small range: Intn(1000) is weak whatever the seed).
+var fullRange = map[string]bool{"Int": true, "Int31": true, "Int32": true, "Int63": true, "Int64": true, "Uint32": true, "Uint64": true}
+
+// seededOnce reports whether the *rand.Rand a method is called on is a
+// package variable made once from a seed that is not a constant
+// (var rd = rand.New(rand.NewSource(time.Now().UnixNano()))). A Rand made
+// in a function is re-seeded at each call, and a constant seed draws the
+// same values in every process: both are weak.
+func (t *tracer) seededOnce(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := t.info.Uses[id].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+		return false
+	}
+	for _, f := range t.pass.Files {
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs, ok := spec.(*ast.ValueSpec)
+				if !ok || len(vs.Values) != len(vs.Names) {
+					continue
+				}
+				for i, name := range vs.Names {
+					if t.info.Defs[name] == v {
+						return !constantSeed(t.info, vs.Values[i])
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// constantSeed reports whether a rand.New(...) expression is seeded only
+// with constants.
+func constantSeed(info *types.Info, e ast.Expr) bool {
+	seeded, constant := false, true
+	ast.Inspect(e, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn, ok := typeutil.Callee(info, call).(*types.Func)
+		if !ok || fn.Pkg() == nil || !isMathRand(fn.Pkg().Path()) || !strings.HasPrefix(fn.Name(), "New") || fn.Name() == "New" {
+			return true
+		}
+		seeded = true
+		for _, a := range call.Args {
+			if info.Types[a].Value == nil {
+				constant = false
+			}
+		}
+		return true
+	})
+	return !seeded || constant
+}
 
 // badlySeeded reports whether the global math/rand source is made
 // predictable where fd draws from it: seeded with a constant anywhere in
@@ -712,9 +776,10 @@ func (t *tracer) funcCall(call *ast.CallExpr, fn *types.Func, idx int, c ctx, ar
 		if idx > 0 {
 			return unknown
 		}
-		if sig.Recv() == nil && fullRange[name] && !t.badlySeeded(c.fd) {
-			// 63 or 64 bits from the global source, which Go seeds at
-			// random: as unique as any token, if not secret.
+		if fullRange[name] && (sig.Recv() == nil && !t.badlySeeded(c.fd) || sig.Recv() != nil && t.seededOnce(call)) {
+			// 31 to 64 bits from a source seeded once at random (Go's
+			// global one, or a package Rand seeded from the clock at
+			// start): unique enough for a lock value, if not secret.
 			return unknown
 		}
 		return val{k: kMathRand}

@@ -156,6 +156,27 @@ func mathRandSmall(ctx context.Context, key string) {
 	rdb.Del(ctx, key)
 }
 
+// A package Rand seeded once from the clock: 31 bits drawn from it are
+// unique enough, not reported.
+var clockRand = rand.New(rand.NewSource(time.Now().UnixNano()))
+
+func mathRandPackageSource(ctx context.Context, key string) {
+	if !rdb.SetNX(ctx, key, strconv.Itoa(int(clockRand.Int31())), ttl).Val() {
+		panic("lock busy")
+	}
+	rdb.Del(ctx, key)
+}
+
+// A constant seed draws the same values in every process.
+var fixedRand = rand.New(rand.NewSource(7))
+
+func mathRandFixedSeed(ctx context.Context, key string) {
+	if !rdb.SetNX(ctx, key, strconv.Itoa(int(fixedRand.Int31())), ttl).Val() { // want `lock key stores math/rand output as its value`
+		panic("lock busy")
+	}
+	rdb.Del(ctx, key)
+}
+
 const letters = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 // A random string drawn letter by letter from math/rand.
