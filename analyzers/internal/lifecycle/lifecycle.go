@@ -564,14 +564,27 @@ func (b *builder) opsOf(fd *ast.FuncDecl) []*Op {
 			continue
 		}
 		f, fn := b.factOf(fn)
-		if f == nil {
-			continue
+		if f == nil || b.declOf[fn] == fd {
+			continue // a retry by recursion adds no operations
 		}
 		args := make([]keyexpr.Key, len(c.Call.Args))
 		for i, a := range c.Call.Args {
 			args[i] = env.Of(a)
 		}
+		// A helper that takes a key with NX and also deletes or expires it
+		// holds its own lock from start to end (a retry, a with-lock
+		// wrapper): to the caller it is the acquire, never a release or a
+		// renewal of the caller's lock.
+		ownLock := map[string]bool{}
+		for _, fo := range f.Ops {
+			if fo.Kind == Acquire {
+				ownLock[fo.Key] = true
+			}
+		}
 		for i, fo := range f.Ops {
+			if (fo.Kind == Delete || fo.Kind == Expire) && ownLock[fo.Key] {
+				continue
+			}
 			key := fo.key().Subst(args)
 			if !key.Known() {
 				continue

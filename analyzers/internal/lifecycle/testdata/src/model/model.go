@@ -103,3 +103,16 @@ func gateMaybe(ctx context.Context, id, tok string) {
 		defer unlockMaybe(ctx, id, false)
 	}
 }
+
+// Retry by recursion: the recursive call adds no operations, and a helper
+// that takes and releases its own lock is not a release of the caller's.
+func retryTake(ctx context.Context, key, tok string, n int) bool {
+	if rdb.SetNX(ctx, "retry:"+key, tok, time.Minute).Val() { // want `lock concat\("retry:",\*\): delete$`
+		defer rdb.Del(ctx, "retry:"+key)
+		return true
+	}
+	if n == 0 {
+		return false
+	}
+	return retryTake(ctx, key, tok, n-1)
+}
