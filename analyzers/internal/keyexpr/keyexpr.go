@@ -379,6 +379,13 @@ func (env *Env) call(call *ast.CallExpr, anchored *bool, depth int) string {
 		args = append(args, env.render(a, anchored, depth+1))
 	}
 	name := fn.FullName()
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if s := info.Selections[sel]; s != nil && s.Kind() == types.MethodVal && len(s.Index()) > 1 {
+			// A method promoted from an embedded type (Mutex and JSON both
+			// embedding base with Key()): the outer type tells the keys apart.
+			name += "@" + typeName(s.Recv())
+		}
+	}
 	switch name {
 	case "fmt.Sprintf", "fmt.Sprint", "strings.Join", "path.Join":
 		// Formatting anchors nothing by itself; its constant parts may.

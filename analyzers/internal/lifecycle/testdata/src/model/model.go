@@ -116,3 +116,21 @@ func retryTake(ctx context.Context, key, tok string, n int) bool {
 	}
 	return retryTake(ctx, key, tok, n-1)
 }
+
+// Two types embedding one base with its Key method name different keys:
+// the cache's SET is not an op of the mutex's lock.
+type base struct{ key string }
+
+func (b base) Key() string { return "app:" + b.key }
+
+type Mutex struct{ base }
+
+type Cache struct{ base }
+
+func (m *Mutex) TryLock(ctx context.Context, tok string) bool {
+	return rdb.SetNX(ctx, m.Key(), tok, time.Minute).Val() // want `lock call\(\(model.base\).Key@model.Mutex,\*\): delete$`
+}
+
+func (m *Mutex) Unlock(ctx context.Context) { rdb.Del(ctx, m.Key()) }
+
+func (c *Cache) Put(ctx context.Context, v string) { rdb.Set(ctx, c.Key(), v, time.Minute) }
