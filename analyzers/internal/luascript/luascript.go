@@ -86,7 +86,7 @@ func isCreate(e Effect) bool {
 	case "SETNX":
 		return true
 	case "SET", "HSETNX", "HSET", "HINCRBY", "HMSET":
-		return e.NX
+		return e.NX // SET NX, or a write after the script saw the key absent
 	}
 	return false
 }
@@ -154,16 +154,24 @@ func Parse(src string) *Script {
 	// creates the lock, as SET NX does (Redisson's reentrant lock).
 	absent := map[int]bool{}
 
+	getAlias := map[string]int{} // local v = redis.call('get', KEYS[n])
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		// local name = KEYS[n] | ARGV[n]
+		// local name = KEYS[n] | ARGV[n] | redis.call('get', KEYS[n])
 		if t.text == "local" && i+3 < len(toks) && toks[i+1].kind == tIdent && toks[i+2].text == "=" {
 			name := toks[i+1].text
 			if n, _, ok := keyIndex(i + 3); ok && toks[i+3].text == "KEYS" {
 				keyAlias[name] = n
 			} else if toks[i+3].text == "ARGV" {
 				argAlias[name] = true
+			} else if cmd, n, ok := callAt(toks, i+3, keyIndex); ok && cmd == "GET" && n > 0 {
+				getAlias[name] = n
 			}
+		}
+		// v == false after local v = redis.call('get', KEYS[n]): the key is
+		// absent in that branch.
+		if t.text == "==" && i > 0 && i+1 < len(toks) && (toks[i+1].text == "false" || toks[i+1].text == "nil") && getAlias[toks[i-1].text] > 0 {
+			absent[getAlias[toks[i-1].text]] = true
 		}
 		// An owner check: a comparison with an argument on either side,
 		// e.g. redis.call('GET', KEYS[1]) == ARGV[1] or v ~= token.
@@ -194,8 +202,8 @@ func Parse(src string) *Script {
 				}
 			case "HSETNX":
 				e.NX = true
-			case "HSET", "HINCRBY", "HMSET":
-				e.NX = key > 0 && absent[key]
+			case "HSET", "HINCRBY", "HMSET", "SET":
+				e.NX = e.NX || key > 0 && absent[key]
 			}
 			// Hash and set locks check ownership by membership:
 			// redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1.

@@ -34,6 +34,8 @@ func TestParse(t *testing.T) {
 			acq: true, acqTTL: true, exp: true},
 		{name: "hash write without an absence test is no acquire", src: "redis.call('hincrby', KEYS[1], ARGV[2], 1)\nreturn redis.call('pexpire', KEYS[1], ARGV[1])",
 			exp: true},
+		{name: "set after get is false, extend when owned", src: "local val = redis.call('get', KEYS[1])\nif val == false then\n return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])\nelseif val == ARGV[1] then\n redis.call('expire', KEYS[1], ARGV[2])\n return 'OK'\nend\nreturn ''",
+			acq: true, acqTTL: true, exp: true, expChecked: true},
 		{name: "hsetnx", src: "return redis.call('hsetnx', KEYS[1], 'w', ARGV[1])", acq: true},
 		{name: "delex", src: `return redis.call('DELEX', KEYS[1], 'IFEQ', ARGV[1])`, del: true, delChecked: true},
 		{name: "long string", src: "redis.call([[del]], KEYS[1])", del: true},
