@@ -51,8 +51,11 @@ func reportHelper(pass *analysis.Pass, helpers map[*types.Func]*helper, reported
 	if l == nil {
 		return
 	}
+	if acq.Judged {
+		return // the helper's own package saw the lock whole and judged it there
+	}
 	use := lockUse(l)
-	if use == nil || allDiscarded(pass, l) {
+	if use == nil || allDiscarded(pass, l) || !l.IsLock(pass) {
 		return
 	}
 	var w val

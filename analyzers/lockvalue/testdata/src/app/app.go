@@ -6,6 +6,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"flaghelp"
 	"lockhelp"
 	"lockutil"
 	"tokens"
@@ -74,4 +75,11 @@ func (s *Service) Obtain(ctx context.Context, id string) {
 	}
 	_ = tok
 	defer lockhelp.Unlock(ctx, s.rdb, "lock:obtain:"+id)
+}
+
+// The marker's own package judged it (a flag): a caller that sets and
+// clears it around work is not told again about a value it never chose.
+func (s *Service) Busy(ctx context.Context, id string) {
+	_, _ = flaghelp.MarkBusy(ctx, s.rdb, id)
+	defer flaghelp.ClearBusy(ctx, s.rdb, id)
 }
