@@ -80,6 +80,8 @@ func (s *Service) Obtain(ctx context.Context, id string) {
 // The marker's own package judged it (a flag): a caller that sets and
 // clears it around work is not told again about a value it never chose.
 func (s *Service) Busy(ctx context.Context, id string) {
-	_, _ = flaghelp.MarkBusy(ctx, s.rdb, id)
+	if _, err := flaghelp.MarkBusy(ctx, s.rdb, id); err != nil {
+		return
+	}
 	defer flaghelp.ClearBusy(ctx, s.rdb, id)
 }
