@@ -17,6 +17,12 @@
 //     with an argument (the token);
 //   - GET, compare in Go, then DEL: two round trips with a gap between.
 //
+// Each defect is reported once, where the code is wrong: at the DEL (or
+// script call) itself when it is in the package being analysed, even
+// inside a release helper called from several places (the calls are
+// related information); at the call only when the command lives in
+// another package.
+//
 // Not reported: a compare-and-delete script (if GET == ARGV then DEL),
 // DELEX key IFEQ token (Redis 8.4), a DEL queued in MULTI/EXEC inside a
 // WATCH whose GET read the key (go-redis Watch + TxPipelined, redigo WATCH

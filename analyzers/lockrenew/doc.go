@@ -18,7 +18,10 @@
 //
 // The acquire and the renewal may be in different functions, methods,
 // files or packages (a watchdog goroutine, a Refresh method next to Lock,
-// a helper package), behind the project's own interfaces.
+// a helper package), behind the project's own interfaces. Each renewal is
+// reported once, at the EXPIRE (or script call) itself when it is in the
+// package being analysed, as in a watchdog helper; at the call only when
+// the command lives in another package.
 //
 // Not reported: a compare-and-expire script (safelock.RenewScript, bsm
 // redislock's Refresh script); SET key token XX IFEQ token; an EXPIRE
