@@ -42,6 +42,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("repo", "", "score only these repositories (owner/name, comma-separated)")
 	jobs := fs.Int("j", 2, "packages analysed at once")
 	corpus := fs.String("corpus", CorpusDir(), "directory of the checkouts")
+	prebuilt := fs.String("locklint", "", "score this locklint binary instead of building ./cmd/locklint (to compare versions)")
 	writeFloors := fs.Bool("write-floors", false, "set floors.json to this run's figures (after a rise)")
 	labels := fs.String("labels", "", "directory of the label files (default internal/realworld/labels)")
 	if err := fs.Parse(args); err != nil {
@@ -64,9 +65,15 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		want := strings.Split(*only, ",")
 		repos = slices.DeleteFunc(repos, func(r *Repo) bool { return !slices.Contains(want, r.Repo) })
 	}
-	bin, cleanup, err := buildLocklint(root)
-	if err != nil {
-		fmt.Fprintln(stderr, "realworld:", err)
+	bin, cleanup := *prebuilt, func() {}
+	if bin == "" {
+		bin, cleanup, err = buildLocklint(root)
+		if err != nil {
+			fmt.Fprintln(stderr, "realworld:", err)
+			return 2
+		}
+	} else if *writeFloors {
+		fmt.Fprintln(stderr, "realworld: -write-floors scores this checkout's locklint, not -locklint")
 		return 2
 	}
 	defer cleanup()
