@@ -176,6 +176,12 @@ func (s *scanner) findRoles(f *ast.File) {
 				r = roleMulti
 			}
 		case "Watch":
+			// go-redis sends WATCH only for the keys after the callback:
+			// Watch(ctx, fn) with none watches nothing, and the callback's
+			// GET, compare and MULTI/DEL is a plain check-then-act.
+			if !watchesKeys(call, s.funcLit) {
+				return true
+			}
 			r = roleWatch
 		default:
 			return true
@@ -187,6 +193,17 @@ func (s *scanner) findRoles(f *ast.File) {
 		}
 		return true
 	})
+}
+
+// watchesKeys reports whether a go-redis Watch call passes keys after its
+// callback (Watch(ctx, fn, key) or Watch(ctx, fn, keys...)).
+func watchesKeys(call *ast.CallExpr, funcLit func(ast.Expr) *ast.FuncLit) bool {
+	for i, a := range call.Args {
+		if funcLit(a) != nil {
+			return i+1 < len(call.Args)
+		}
+	}
+	return true // a callback we cannot see: assume it is watched, as before
 }
 
 func (s *scanner) funcLit(e ast.Expr) *ast.FuncLit {

@@ -117,6 +117,22 @@ func watchTx(ctx context.Context, key, token string) error {
 	return rdb.Watch(ctx, txf, key)
 }
 
+// Watch with no keys sends no WATCH: the GET, the compare and the MULTI
+// DEL are three steps another holder can slip between.
+func watchNoKeys(ctx context.Context, key, token string) error {
+	rdb.SetNX(ctx, key, token, time.Minute)
+	return rdb.Watch(ctx, func(tx *redis.Tx) error {
+		if tx.Get(ctx, key).Val() != token {
+			return errors.New("not owner")
+		}
+		_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Del(ctx, key) // want `lock key is read with GET and then deleted with a separate DEL`
+			return nil
+		})
+		return err
+	})
+}
+
 func cacheInvalidate(ctx context.Context, id string) {
 	rdb.Set(ctx, "user:"+id, "{}", time.Hour)
 	rdb.Del(ctx, "user:"+id)
