@@ -1073,7 +1073,7 @@ func (l *Lock) IsLock(pass *analysis.Pass) bool {
 	}
 	discarded := true
 	for _, a := range l.Acquires {
-		if a.Via != nil || !Discarded(pass, a) || l.releasedIn(a.In.Decl) {
+		if a.Via != nil || !Discarded(pass, a) && !commandWrapper(a.In.Decl) || l.releasedIn(a.In.Decl) {
 			discarded = false // its outcome is read, or it is taken and released like a lock
 		}
 		if containsAny(a.KeyText(), dataWords) || containsAny(unqualified(a.Key.String()), dataWords) ||
@@ -1082,6 +1082,20 @@ func (l *Lock) IsLock(pass *analysis.Pass) bool {
 		}
 	}
 	return !discarded
+}
+
+// commandWrapper reports whether fd is named after the command it sends
+// (a data type's SetNX method): returning the NX outcome to its caller
+// says nothing about a lock.
+func commandWrapper(fd *ast.FuncDecl) bool {
+	if fd == nil {
+		return false
+	}
+	switch strings.ToLower(fd.Name.Name) {
+	case "setnx", "setnxex", "setifabsent", "setifnotexists", "setifnotexist", "setargs", "set", "add":
+		return true
+	}
+	return false
 }
 
 // releasedIn reports whether the key is deleted in fd (directly, in a

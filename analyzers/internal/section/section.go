@@ -338,6 +338,12 @@ func (b *builder) rawSections() {
 			if op.Kind != lifecycle.Acquire || l == nil || !l.Has(lifecycle.Delete) || op.In.InDefer || !l.IsLock(b.pass) {
 				continue
 			}
+			if op.NoTTL && !l.Has(lifecycle.Expire) && !l.Has(lifecycle.Unknown) {
+				// A lock that never expires cannot pass to another holder
+				// while this one is paused: no late write to fence (its
+				// missing TTL is lockexpiry's finding).
+				continue
+			}
 			lk := &Lock{Lib: locklib.Raw, Acquire: op.Call, How: op.Describe(), Key: op.Key, KeyExpr: op.KeyExpr, Op: op}
 			if op.Cmd != nil && op.Cmd.TTL != nil && !op.NoTTL {
 				lk.TTL, lk.Unit = op.Cmd.TTL, op.Cmd.Unit

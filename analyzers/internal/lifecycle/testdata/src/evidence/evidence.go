@@ -151,3 +151,19 @@ func (m *Mutex) Acquire(ctx context.Context) {
 func (m *Mutex) Release(ctx context.Context) {
 	rdb.Del(ctx, m.name)
 }
+
+// Data: a data type's own SetNX method returns the outcome to its caller;
+// that says nothing about a lock.
+type JSONValue struct{ key string }
+
+func (j *JSONValue) SetNX(ctx context.Context, v string) (bool, error) {
+	return rdb.SetNX(ctx, "json:"+j.key, v, time.Hour).Result() // want `data`
+}
+
+func (j *JSONValue) Set(ctx context.Context, v string) error {
+	return rdb.Set(ctx, "json:"+j.key, v, time.Hour).Err()
+}
+
+func (j *JSONValue) Del(ctx context.Context) error {
+	return rdb.Del(ctx, "json:"+j.key).Err()
+}
