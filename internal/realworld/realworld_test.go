@@ -96,6 +96,24 @@ func TestParseJSON(t *testing.T) {
 	}
 }
 
+// TestScoreD1Pair checks that a D1 report at the acquire, naming the
+// separate EXPIRE as related information, finds both labels of the pair,
+// and that a report of another analyzer does not.
+func TestScoreD1Pair(t *testing.T) {
+	r := &Repo{Repo: "o/n", Files: []File{{
+		File:    "a.go",
+		Defects: []Defect{{Class: "D1", Line: 10}, {Class: "D1", Line: 20}, {Class: "D1", Line: 40}, {Class: "D1", Line: 50}},
+	}}}
+	sc := &Score{Precision: map[string]*Ratio{}, Recall: map[string]*Ratio{}}
+	sc.add(&unit{repo: r, files: []*File{&r.Files[0]}}, []Report{
+		{Analyzer: "lockexpiry", File: "a.go", Line: 10, Related: "20"},
+		{Analyzer: "lockvalue", File: "a.go", Line: 40, Related: "50"},
+	})
+	if got := *sc.Recall["D1"]; got != (Ratio{Hit: 2, Total: 4}) {
+		t.Errorf("D1 recall %v, want 2/4 (the pair at 10/20 only)", got)
+	}
+}
+
 func TestScoreMatching(t *testing.T) {
 	r := &Repo{Repo: "o/n", Files: []File{{
 		File:    "p/a.go",

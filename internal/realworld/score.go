@@ -27,6 +27,22 @@ type Report struct {
 	File     string `json:"file"` // relative to the repository root
 	Line     int    `json:"line"`
 	Message  string `json:"message"`
+	// Related are the lines of the report's related information in the
+	// same file (lockexpiry names the separate EXPIRE of a D1 pair there).
+	Related string `json:"related,omitempty"`
+}
+
+// pairLines are the lines a report names for a defect labelled on two
+// lines (D1: the acquire and the separate EXPIRE): its own and its
+// related lines.
+func (r Report) pairLines() []int {
+	lines := []int{r.Line}
+	for f := range strings.FieldsSeq(r.Related) {
+		if n, err := strconv.Atoi(f); err == nil {
+			lines = append(lines, n)
+		}
+	}
+	return lines
 }
 
 // Outcome is what happened to a label or a report, for listing.
@@ -157,7 +173,13 @@ func (sc *Score) add(u *unit, reports []Report) {
 			rc := sc.ratio(sc.Recall, d.Class)
 			rc.Total++
 			found := slices.ContainsFunc(reps, func(rep Report) bool {
-				return slices.Contains(Classes[d.Class], rep.Analyzer) && near(rep.Line, d.Lines()...)
+				if !slices.Contains(Classes[d.Class], rep.Analyzer) {
+					return false
+				}
+				if d.Class == "D1" { // one defect on two lines: either counts
+					return slices.ContainsFunc(rep.pairLines(), func(l int) bool { return near(l, d.Line) })
+				}
+				return near(rep.Line, d.Lines()...)
 			})
 			if found {
 				rc.Hit++
@@ -259,6 +281,9 @@ func parseJSON(data []byte, repoDir string) ([]Report, error) {
 			var diags []struct {
 				Posn    string `json:"posn"`
 				Message string `json:"message"`
+				Related []struct {
+					Posn string `json:"posn"`
+				} `json:"related"`
 			}
 			if err := json.Unmarshal(raw, &diags); err != nil {
 				return nil, fmt.Errorf("%s %s: %v", pkg, an, err)
@@ -272,6 +297,13 @@ func parseJSON(data []byte, repoDir string) ([]Report, error) {
 					file = filepath.ToSlash(rel)
 				}
 				r := Report{Analyzer: an, File: file, Line: line, Message: d.Message}
+				var rel []string
+				for _, x := range d.Related {
+					if f, l, err := splitPosn(x.Posn); err == nil && filepath.ToSlash(f) == filepath.ToSlash(filepath.Join(repoDir, file)) {
+						rel = append(rel, strconv.Itoa(l))
+					}
+				}
+				r.Related = strings.Join(rel, " ")
 				if !seen[r] {
 					seen[r] = true
 					out = append(out, r)
