@@ -44,6 +44,7 @@ type FactOp struct {
 	NoTTL      bool
 	Checked    bool
 	Multi      bool   // queued inside MULTI/EXEC in the helper
+	InGo       bool   // sent from a goroutine the helper starts
 	Where      string // file:line of the command, for messages
 	// InLock is true when the helper's own package already saw this op as
 	// part of a lock lifecycle, so rules judged it there.

@@ -524,25 +524,24 @@ func (b *builder) site(op *Op, depth int) *ast.CallExpr {
 // error { _, err := c.Do("EXPIRE", key, ttl); return err }): a call of it
 // is the command, so the call is where a defect is reported.
 func (b *builder) thinWrapper(fd *ast.FuncDecl) bool {
-	if len(fd.Body.List) > 3 {
-		return false
-	}
 	ops := b.ops[fd]
 	if len(ops) != 1 || ops[0].Key.Param() < 0 {
 		return false
 	}
 	name := strings.ToLower(fd.Name.Name)
-	for _, w := range []string{"do", "exec", "send", "eval", "evalsha", "run", "cmd", "command"} {
-		if name == w {
-			return true
-		}
+	switch name {
+	case "do", "exec", "send", "eval", "evalsha", "run", "cmd", "command":
+		return true
 	}
-	cmd := strings.ToLower(strings.Fields(ops[0].Command + " ")[0])
-	switch cmd {
-	case "del", "unlink":
-		return strings.HasPrefix(name, "del") || strings.HasPrefix(name, "unlink") || strings.HasPrefix(name, "remove")
+	switch strings.ToLower(strings.Fields(ops[0].Command + " ")[0]) {
+	case "del", "unlink", "getdel":
+		return name == "del" || name == "delete" || name == "unlink"
+	case "expire", "pexpire", "expireat", "pexpireat":
+		return name == "expire" || name == "pexpire" || name == "expireat" || name == "pexpireat"
+	case "set", "setnx":
+		return name == "set" || name == "setnx" || name == "setex" || name == "setargs"
 	}
-	return strings.HasPrefix(name, cmd)
+	return false
 }
 
 func (b *builder) where(pos token.Pos) string {
@@ -582,8 +581,8 @@ func (b *builder) opsOf(fd *ast.FuncDecl) []*Op {
 			}
 		}
 		for i, fo := range f.Ops {
-			if (fo.Kind == Delete || fo.Kind == Expire) && ownLock[fo.Key] {
-				continue
+			if (fo.Kind == Delete || fo.Kind == Expire) && ownLock[fo.Key] && !fo.InGo {
+				continue // a goroutine's DEL or EXPIRE outlives the call: a handle's releaser or watchdog
 			}
 			key := fo.key().Subst(args)
 			if !key.Known() {
@@ -749,7 +748,7 @@ func (b *builder) summary(fd *ast.FuncDecl, ops []*Op) *FuncFact {
 		fo := FactOp{
 			Kind: op.Kind, Command: op.Command, Key: k.Exact, Anchored: k.Anchored,
 			ValueParam: -1, TTL: op.TTL, NoTTL: op.NoTTL, Checked: op.Checked,
-			Multi: op.In.Multi,
+			Multi: op.In.Multi, InGo: op.In.InGo,
 		}
 		if op.Via != nil {
 			fo.Where = op.ViaWhere

@@ -134,3 +134,27 @@ func (m *Mutex) TryLock(ctx context.Context, tok string) bool {
 func (m *Mutex) Unlock(ctx context.Context) { rdb.Del(ctx, m.Key()) }
 
 func (c *Cache) Put(ctx context.Context, v string) { rdb.Set(ctx, c.Key(), v, time.Minute) }
+
+// A handle whose Get starts a goroutine that releases the lock later:
+// to its caller, Get acquires and (in the background) releases.
+type Handle struct {
+	key  string
+	done chan struct{}
+}
+
+func (h *Handle) Get(ctx context.Context) bool {
+	if !rdb.SetNX(ctx, h.key, "t", time.Minute).Val() { // want `lock field\(model.Handle.key\): delete; delete via model.Get$`
+		return false
+	}
+	go func() {
+		<-h.done
+		rdb.Del(ctx, h.key)
+	}()
+	return true
+}
+
+func useHandle(ctx context.Context, h *Handle) {
+	if h.Get(ctx) {
+		close(h.done)
+	}
+}
