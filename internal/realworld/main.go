@@ -120,7 +120,7 @@ func CorpusDir() string {
 func moduleRoot() (string, error) {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/locklint/locklint").Output()
 	if err != nil {
-		return "", fmt.Errorf("run from inside the locklint module: %v", err)
+		return "", fmt.Errorf("run from inside the locklint module: %w", err)
 	}
 	return strings.TrimSpace(string(out)), nil
 }
@@ -139,7 +139,7 @@ func buildLocklint(root string) (string, func(), error) {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
 		cleanup()
-		return "", nil, fmt.Errorf("building locklint: %v\n%s", err, out.String())
+		return "", nil, fmt.Errorf("building locklint: %w\n%s", err, out.String())
 	}
 	return bin, cleanup, nil
 }

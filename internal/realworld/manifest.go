@@ -98,10 +98,10 @@ func LoadLabels(dir string) ([]*Repo, error) {
 		dec := json.NewDecoder(strings.NewReader(string(data)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&r); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		if err := r.validate(); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		if want := strings.Replace(r.Repo, "/", "__", 1) + ".json"; filepath.Base(name) != want {
 			return nil, fmt.Errorf("%s: labels for %s belong in %s", name, r.Repo, want)

@@ -220,7 +220,7 @@ func (rn *Runner) run(ctx context.Context, u *unit) ([]Report, error) {
 	repoDir := u.repo.Dir(rn.Corpus)
 	modDir := filepath.Join(repoDir, u.module)
 	if _, err := os.Stat(filepath.Join(modDir, "go.mod")); err != nil {
-		return nil, fmt.Errorf("no checkout (see internal/realworld/README.md): %v", err)
+		return nil, fmt.Errorf("no checkout (see internal/realworld/README.md): %w", err)
 	}
 	pkg := "./" + filepath.ToSlash(filepath.Clean(u.pkg))
 	cmd := exec.CommandContext(ctx, rn.Locklint, "-json", pkg)
@@ -240,7 +240,7 @@ func (rn *Runner) run(ctx context.Context, u *unit) ([]Report, error) {
 		return nil, err
 	}
 	if err != nil && stdout.Len() == 0 {
-		return nil, fmt.Errorf("%v: %s", err, firstLines(stderr.String(), 5))
+		return nil, fmt.Errorf("%w: %s", err, firstLines(stderr.String(), 5))
 	}
 	return parseJSON(stdout.Bytes(), repoDir)
 }
@@ -263,7 +263,7 @@ func inWorkspace(repoDir, modDir string) bool {
 func parseJSON(data []byte, repoDir string) ([]Report, error) {
 	var tree map[string]map[string]json.RawMessage
 	if err := json.Unmarshal(data, &tree); err != nil {
-		return nil, fmt.Errorf("locklint -json: %v: %s", err, firstLines(string(data), 3))
+		return nil, fmt.Errorf("locklint -json: %w: %s", err, firstLines(string(data), 3))
 	}
 	seen := make(map[Report]bool)
 	var out []Report
@@ -286,7 +286,7 @@ func parseJSON(data []byte, repoDir string) ([]Report, error) {
 				} `json:"related"`
 			}
 			if err := json.Unmarshal(raw, &diags); err != nil {
-				return nil, fmt.Errorf("%s %s: %v", pkg, an, err)
+				return nil, fmt.Errorf("%s %s: %w", pkg, an, err)
 			}
 			for _, d := range diags {
 				file, line, err := splitPosn(d.Posn)
