@@ -574,15 +574,23 @@ func (b *builder) opsOf(fd *ast.FuncDecl) []*Op {
 		// holds its own lock from start to end (a retry, a with-lock
 		// wrapper): to the caller it is the acquire, never a release or a
 		// renewal of the caller's lock.
-		ownLock := map[string]bool{}
+		ownLock, ownTTL := map[string]bool{}, map[string]bool{}
 		for _, fo := range f.Ops {
 			if fo.Kind == Acquire {
 				ownLock[fo.Key] = true
 			}
 		}
+		for _, fo := range f.Ops {
+			if fo.Kind == Expire && ownLock[fo.Key] && !fo.InGo {
+				ownTTL[fo.Key] = true // SETNX then EXPIRE inside the helper: lockexpiry judges it there
+			}
+		}
 		for i, fo := range f.Ops {
 			if (fo.Kind == Delete || fo.Kind == Expire) && ownLock[fo.Key] && !fo.InGo {
 				continue // a goroutine's DEL or EXPIRE outlives the call: a handle's releaser or watchdog
+			}
+			if fo.Kind == Acquire && ownTTL[fo.Key] {
+				fo.TTL, fo.NoTTL = true, false
 			}
 			key := fo.key().Subst(args)
 			if !key.Known() {
