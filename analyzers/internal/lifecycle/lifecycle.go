@@ -164,6 +164,9 @@ type Lock struct {
 	// functions that take the key as a parameter (Lock(key)/Unlock(key)
 	// methods of one type, or functions of one file).
 	ByParam bool
+	// usedAsLock: the acquire is in a wrapper named after the command
+	// (Client.SetNX) that a lock of this package calls to take its lock.
+	usedAsLock bool
 }
 
 // KeyText names the op's key for messages, the one way every rule does:
@@ -879,6 +882,27 @@ func (b *builder) joinLocks() {
 	}
 	b.joinByParam(all)
 	b.judgeLocalHelpers(all)
+	b.markWrappersUsedAsLocks(all)
+}
+
+// markWrappersUsedAsLocks sets usedAsLock on the lock of a command
+// wrapper (func (c *Client) SetNX(key, value string, ttl int64)) when a
+// lock of the package, named as one, takes its key through it: the
+// wrapper's own SETNX+EXPIRE is then a lock's acquire, judged there.
+func (b *builder) markWrappersUsedAsLocks(all []located) {
+	for _, l := range b.locks {
+		for _, a := range l.Acquires {
+			if a.Via != nil || !commandWrapper(a.In.Decl) {
+				continue
+			}
+			fn, _ := b.pass.TypesInfo.Defs[a.In.Decl.Name].(*types.Func)
+			for _, o := range all {
+				if fn != nil && o.op.Via == fn && o.op.lock != nil && o.op.lock != l && o.op.lock.lockWord() {
+					l.usedAsLock = true
+				}
+			}
+		}
+	}
 }
 
 // located is an op with its function.
@@ -1075,7 +1099,7 @@ func (l *Lock) IsLock(pass *analysis.Pass) bool {
 	if l.Flag() {
 		return false
 	}
-	if l.lockWord() {
+	if l.usedAsLock || l.lockWord() {
 		return true
 	}
 	discarded := true

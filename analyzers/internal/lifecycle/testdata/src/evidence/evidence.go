@@ -167,3 +167,20 @@ func (j *JSONValue) Set(ctx context.Context, v string) error {
 func (j *JSONValue) Del(ctx context.Context) error {
 	return rdb.Del(ctx, "json:"+j.key).Err()
 }
+
+// Lock: a client's own SetNX wrapper that a lock of the package calls to
+// take its key.
+type Client struct{}
+
+func (c *Client) SetNX(ctx context.Context, key, value string, ttl time.Duration) (bool, error) {
+	return rdb.SetNX(ctx, key, value, ttl).Result() // want `lock`
+}
+
+type OrderLock struct {
+	c   *Client
+	key string
+}
+
+func (o *OrderLock) Lock(ctx context.Context, tok string) (bool, error) {
+	return o.c.SetNX(ctx, "order-lock:"+o.key, tok, time.Minute) // want `lock`
+}
