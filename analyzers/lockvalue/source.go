@@ -636,7 +636,8 @@ func isParam(fd *ast.FuncDecl, v *types.Var) bool {
 		return false
 	}
 	in := func(n ast.Node) bool { return n != nil && n.Pos() <= v.Pos() && v.Pos() < n.End() }
-	return in(fd.Type) || fd.Recv != nil && in(fd.Recv)
+	// Named results are locals: traced through what the body assigns them.
+	return in(fd.Type.Params) || fd.Recv != nil && in(fd.Recv)
 }
 
 // field traces an unexported struct field (or a package variable) through
@@ -760,6 +761,9 @@ func (t *tracer) funcCall(call *ast.CallExpr, fn *types.Func, idx int, c ctx, ar
 		r := recv()
 		if r.k&kTime == 0 {
 			return unknown
+		}
+		if name == "Format" || name == "AppendFormat" {
+			return r // the layout shapes the text; it adds no uniqueness
 		}
 		return r.or(args())
 	case path == "os":

@@ -177,6 +177,28 @@ func mathRandFixedSeed(ctx context.Context, key string) {
 	rdb.Del(ctx, key)
 }
 
+// The layout comes from a variable: it shapes the text, the value is
+// still a timestamp.
+var stampLayout = "2006-01-02 15:04:05"
+
+func timestampVarLayout(ctx context.Context, key string) {
+	value := time.Now().Format(stampLayout)
+	if !rdb.SetNX(ctx, key, value, ttl).Val() { // want `lock key stores a timestamp as its value`
+		return
+	}
+	rdb.Del(ctx, key)
+}
+
+// A named result is a local: traced through what the body assigns it.
+func timestampNamedResult(ctx context.Context) (now int64, ok bool) {
+	now = time.Now().Unix()
+	if ok = rdb.SetNX(ctx, "lock:named", now, ttl).Val(); !ok { // want `lock "lock:named" stores a timestamp as its value`
+		return 0, false
+	}
+	rdb.Del(ctx, "lock:named")
+	return now, true
+}
+
 const letters = "abcdefghijklmnopqrstuvwxyz0123456789"
 
 // A random string drawn letter by letter from math/rand.
