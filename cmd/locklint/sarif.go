@@ -78,9 +78,12 @@ func analyze(mode string, args []string, analyzers []*analysis.Analyzer, stderr 
 	}
 	analyzers = selectAnalyzers(analyzers, enabled)
 
-	loadMode := packages.LoadSyntax | packages.NeedModule
+	// No NeedModule: module metadata makes the go command fetch every
+	// module's .info, which fails for versions the proxy no longer serves
+	// even when the packages build.
+	loadMode := packages.LoadSyntax
 	if needFacts(analyzers) {
-		loadMode = packages.LoadAllSyntax | packages.NeedModule
+		loadMode = packages.LoadAllSyntax
 	}
 	cfg := &packages.Config{Mode: loadMode, Tests: *tests}
 	if *tags != "" {
