@@ -12,6 +12,7 @@ import (
 	"github.com/locklint/locklint/analyzers/internal/docs"
 	"github.com/locklint/locklint/analyzers/internal/fixes"
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+	"github.com/locklint/locklint/analyzers/internal/luascript"
 )
 
 //go:embed doc.go
@@ -52,7 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 				})
 				continue
 			}
-			if del := neverExpires(l); del != nil && !expiresNearby(res, acq, del) {
+			if del := neverExpires(l, acq); del != nil && !expiresNearby(res, l, acq, del) {
 				pass.Report(analysis.Diagnostic{
 					Pos: acq.Pos(), End: acq.Call.End(),
 					Message: fmt.Sprintf("lock %s is acquired with %s without a TTL: "+
@@ -89,14 +90,14 @@ func atomicTogether(a, b *lifecycle.Op) bool {
 	return a.In.Multi && b.In.Multi && a.In.Decl == b.In.Decl && a.In.Lit == b.In.Lit
 }
 
-// neverExpires returns a release of a lock nothing ever gives a TTL, or
-// nil. Only keys that are released are locks; an NX marker that is never
-// deleted is a deduplication record, not a lock.
-func neverExpires(l *lifecycle.Lock) *lifecycle.Op {
-	for _, a := range l.Acquires {
-		if !a.NoTTL {
-			return nil
-		}
+// neverExpires returns a release of a lock that acq takes without a TTL
+// and nothing else ever gives one, or nil. Judged per acquire: another
+// acquire of the same lock with a TTL (the other branch of if ttl > 0)
+// does not help this one. Only keys that are released are locks; an NX
+// marker that is never deleted is a deduplication record, not a lock.
+func neverExpires(l *lifecycle.Lock, acq *lifecycle.Op) *lifecycle.Op {
+	if !acq.NoTTL {
+		return nil
 	}
 	var del *lifecycle.Op
 	for _, op := range l.Ops {
@@ -111,19 +112,44 @@ func neverExpires(l *lifecycle.Lock) *lifecycle.Op {
 }
 
 // expiresNearby reports whether the functions of the acquire or the
-// release set a TTL or run a script on any key: the expiry may be there
-// under a key expression we could not match, so stay silent.
-func expiresNearby(res *lifecycle.Result, ops ...*lifecycle.Op) bool {
+// release set a TTL, or run a script locklint cannot read, on any key
+// other than through an acquire of the lock itself: the expiry may be
+// there under a key expression we could not match, so stay silent. A
+// script read in full that sets no TTL (a compare-and-delete release)
+// is no such place.
+func expiresNearby(res *lifecycle.Result, l *lifecycle.Lock, ops ...*lifecycle.Op) bool {
+	acquires := map[*ast.CallExpr]bool{}
+	for _, a := range l.Acquires {
+		acquires[a.Call] = true
+	}
 	for _, op := range ops {
 		for _, c := range res.Calls[op.In.Decl] {
-			if c.Cmd != nil && (c.Cmd.SetsExpiry() || c.Cmd.Name == "EVAL" || c.Cmd.Name == "EVALSHA") {
+			if c.Cmd == nil || acquires[c.Call] {
+				continue
+			}
+			if c.Cmd.SetsExpiry() {
 				return true
+			}
+			if c.Cmd.Name == "EVAL" || c.Cmd.Name == "EVALSHA" {
+				if c.Cmd.Script == nil || c.Cmd.Partial || scriptSetsTTL(c.Cmd.Script) {
+					return true
+				}
 			}
 		}
 		for _, o := range res.Funcs[op.In.Decl] {
-			if o.Via != nil && (o.Kind == lifecycle.Expire || o.TTL || o.Kind == lifecycle.Unknown) {
+			if o.Via != nil && (o.Kind == lifecycle.Expire || o.TTL || o.Kind == lifecycle.Unknown) && !acquires[o.Call] {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// scriptSetsTTL reports whether a script gives any key a TTL.
+func scriptSetsTTL(s *luascript.Script) bool {
+	for _, e := range s.Effects {
+		if e.TTL {
+			return true
 		}
 	}
 	return false

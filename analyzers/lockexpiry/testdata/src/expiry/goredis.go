@@ -135,3 +135,44 @@ func runJob(ctx context.Context, j job, token string) {
 	rdb.Expire(ctx, j.lockKey(), time.Minute)
 	defer rdb.Del(ctx, "job:"+j.id)
 }
+
+// D2 is judged per acquire: the branch without a TTL holds the lock
+// forever even though the other branch sets one.
+func lockBranch(ctx context.Context, id, tok string, life time.Duration) bool {
+	if life > 0 {
+		return rdb.SetNX(ctx, "lock:branch:"+id, tok, life).Val()
+	}
+	return rdb.SetNX(ctx, "lock:branch:"+id, tok, 0).Val() // want `lock "lock:branch:" \+ id is acquired with SET NX without a TTL`
+}
+
+var casRelease = redis.NewScript(`if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`)
+
+// A compare-and-delete script read in full sets no TTL: it does not hide
+// the missing one.
+func unlockBranch(ctx context.Context, id, tok string) {
+	casRelease.Run(ctx, rdb, []string{"lock:branch:" + id}, tok)
+	rdb.Del(ctx, "lock:branch:"+id)
+}
+
+// Both branches set a TTL: nothing to report.
+func lockBothTTL(ctx context.Context, id, tok string, life time.Duration) bool {
+	if life > 0 {
+		return rdb.SetNX(ctx, "lock:both:"+id, tok, life).Val()
+	}
+	return rdb.SetNX(ctx, "lock:both:"+id, tok, time.Minute).Val()
+}
+
+func unlockBoth(ctx context.Context, id string) { rdb.Del(ctx, "lock:both:"+id) }
+
+var pexpireScript = redis.NewScript(`return redis.call("pexpire", KEYS[1], ARGV[1])`)
+
+// A script that sets a TTL next to the release may be where the expiry
+// is: stay silent.
+func lockScriptTTL(ctx context.Context, id, tok string) bool {
+	return rdb.SetNX(ctx, "lock:scripted:"+id, tok, 0).Val()
+}
+
+func unlockScriptTTL(ctx context.Context, id string) {
+	pexpireScript.Run(ctx, rdb, []string{"other:" + id}, 1000)
+	rdb.Del(ctx, "lock:scripted:"+id)
+}
