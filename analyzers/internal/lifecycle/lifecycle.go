@@ -1016,7 +1016,9 @@ func (b *builder) joinByParam(all []located) {
 		if op.Kind != Acquire || op.lock == nil || len(op.lock.Acquires) != 1 || op.Key.Param() < 0 {
 			continue
 		}
-		if op.Value == nil || b.env(a.fd).Of(op.Value).HasParams() || !named(a.fd, acquireWords) {
+		// The value made inside, or a lock API named so (LockAdd(key, id)):
+		// a thin wrapper named after the command passes both through.
+		if op.Value == nil || !named(a.fd, acquireWords) || b.env(a.fd).Of(op.Value).HasParams() && !hasWord(a.fd.Name.Name, lockWords) {
 			continue
 		}
 		l := op.lock
@@ -1024,7 +1026,7 @@ func (b *builder) joinByParam(all []located) {
 			if o.fd == a.fd || o.op.lock != nil || o.op.Key.Param() < 0 || !b.siblings(a.fd, o.fd) {
 				continue
 			}
-			if o.op.Kind == Acquire || !named(o.fd, releaseWords) {
+			if o.op.Kind == Acquire || !named(o.fd, releaseWords) && !hasWord(o.fd.Name.Name, releaseNameWords) {
 				continue
 			}
 			l.Ops = append(l.Ops, o.op)
@@ -1040,6 +1042,10 @@ func (b *builder) joinByParam(all []located) {
 var (
 	acquireWords = []string{"lock", "acquire", "obtain", "grab", "take", "mutex"}
 	releaseWords = []string{"unlock", "release", "free", "drop", "renew", "refresh", "extend", "keepalive", "heartbeat", "touch", "owner", "held", "check"}
+	// releaseNameWords name a release or renewal as whole words of a
+	// function's name (LockDel, ClearLock, RemoveMutex): as substrings
+	// they would match too much ("del" in "model", "end" in "send").
+	releaseNameWords = []string{"del", "delete", "remove", "clear", "reset", "finish", "unset", "leave", "exit", "expire", "done"}
 )
 
 // Flag reports whether l looks like a state flag toggled by two
@@ -1184,6 +1190,44 @@ func unqualified(key string) string {
 		start = i + 1
 	}
 	return b.String()
+}
+
+// hasWord reports whether the identifier name has one of words as a
+// whole word (camelCase, snake_case or digits split it), ignoring case.
+func hasWord(name string, words []string) bool {
+	for _, w := range splitWords(name) {
+		for _, x := range words {
+			if w == x {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitWords splits an identifier into lower-case words: LockDel ->
+// lock, del; unlock_all -> unlock, all; HTTPLock -> http, lock.
+func splitWords(name string) []string {
+	var words []string
+	start := 0
+	rs := []rune(name)
+	flush := func(i int) {
+		if i > start {
+			words = append(words, strings.ToLower(string(rs[start:i])))
+		}
+		start = i
+	}
+	for i := 0; i < len(rs); i++ {
+		switch {
+		case rs[i] == '_' || unicode.IsDigit(rs[i]):
+			flush(i)
+			start = i + 1
+		case i > 0 && unicode.IsUpper(rs[i]) && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])):
+			flush(i)
+		}
+	}
+	flush(len(rs))
+	return words
 }
 
 // containsAny reports whether s contains one of words, ignoring case.

@@ -64,3 +64,18 @@ var evidence = &analysis.Analyzer{
 func TestIsLock(t *testing.T) {
 	analysistest.Run(t, testutil.GOPATH(t, "testdata"), evidence, "evidence")
 }
+
+func TestSplitWords(t *testing.T) {
+	for name, want := range map[string]string{
+		"LockDel":       "lock del",
+		"unlock_all":    "unlock all",
+		"HTTPLock":      "http lock",
+		"model":         "model",
+		"releaseLock2x": "release lock x",
+		"DelLOCK":       "del lock",
+	} {
+		if got := strings.Join(lifecycle.SplitWords(name), " "); got != want {
+			t.Errorf("splitWords(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -34,7 +34,7 @@ func (l *Locker) Unlock(ctx context.Context, key, token string) error {
 }
 
 func (l *Locker) ForceUnlock(ctx context.Context, key, token string) error {
-	return l.blind.Run(ctx, l.rdb, []string{key}, token).Err() // want `the Lua script deletes lock "batch2" without comparing its value`
+	return l.blind.Run(ctx, l.rdb, []string{key}, token).Err() // want `the Lua script deletes lock key without comparing its value`
 }
 
 func useLocker(ctx context.Context, l *Locker, token string) {

@@ -1,0 +1,4 @@
+package lifecycle
+
+// SplitWords is splitWords, for tests.
+var SplitWords = splitWords
