@@ -35,8 +35,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		acq := l.Acquires[0]
 		for _, op := range l.Ops {
-			// GETDEL consumes a value (one-time codes, nonces): not a release.
-			if op.Kind != lifecycle.Delete || op.Command == "GETDEL" || op.Checked || op.Judged || seen[op.Site.Pos()] || lifecycle.IsTestFile(pass.Fset, op.Pos()) {
+			// GETDEL consumes a value (one-time codes, nonces): not a release,
+			// unless a GET of the key came first to check its owner.
+			if op.Kind != lifecycle.Delete || op.Command == "GETDEL" && op.ReadBefore == nil || op.Checked || op.Judged || seen[op.Site.Pos()] || lifecycle.IsTestFile(pass.Fset, op.Pos()) {
 				continue
 			}
 			seen[op.Site.Pos()] = true

@@ -172,6 +172,18 @@ func otp(ctx context.Context, user, code string) bool {
 	return rdb.GetDel(ctx, "otp:"+user).Val() == code
 }
 
+// GET, compare in Go, then GETDEL: the owner check and the delete are
+// two round trips, as with DEL.
+func getCompareGetDel(ctx context.Context, id, token string) bool {
+	if !rdb.SetNX(ctx, "lock:gd:"+id, token, time.Minute).Val() {
+		return false
+	}
+	if rdb.Get(ctx, "lock:gd:"+id).Val() != token {
+		return false
+	}
+	return rdb.GetDel(ctx, "lock:gd:"+id).Err() == nil // want `lock "lock:gd:" \+ id is read with GET and then deleted with a separate GETDEL`
+}
+
 // A helper that makes the token and returns it: the token has a name at
 // the caller, so the release can be fixed there.
 func acquireToken(ctx context.Context, key string) (string, bool) {
