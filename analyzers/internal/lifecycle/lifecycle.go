@@ -1026,7 +1026,7 @@ func (b *builder) joinByParam(all []located) {
 			if o.fd == a.fd || o.op.lock != nil || o.op.Key.Param() < 0 || !b.siblings(a.fd, o.fd) {
 				continue
 			}
-			if o.op.Kind == Acquire || !named(o.fd, releaseWords) && !hasWord(o.fd.Name.Name, releaseNameWords) {
+			if o.op.Kind == Acquire || !releaseNamed(o.fd) {
 				continue
 			}
 			l.Ops = append(l.Ops, o.op)
@@ -1043,8 +1043,10 @@ var (
 	acquireWords = []string{"lock", "acquire", "obtain", "grab", "take", "mutex"}
 	releaseWords = []string{"unlock", "release", "free", "drop", "renew", "refresh", "extend", "keepalive", "heartbeat", "touch", "owner", "held", "check"}
 	// releaseNameWords name a release or renewal as whole words of a
-	// function's name (LockDel, ClearLock, RemoveMutex): as substrings
-	// they would match too much ("del" in "model", "end" in "send").
+	// function's name together with a lock word (LockDel, ClearLock,
+	// RemoveMutex): alone they name cache and data operations too
+	// (deleteShopCache), and as substrings they match too much ("del" in
+	// "model").
 	releaseNameWords = []string{"del", "delete", "remove", "clear", "reset", "finish", "unset", "leave", "exit", "expire", "done"}
 )
 
@@ -1190,6 +1192,13 @@ func unqualified(key string) string {
 		start = i + 1
 	}
 	return b.String()
+}
+
+// releaseNamed reports whether fd is named like a release or renewal of a
+// lock: Unlock, Release, Refresh, ... or a whole word like Del or Clear
+// next to a lock word (LockDel, ClearLock).
+func releaseNamed(fd *ast.FuncDecl) bool {
+	return named(fd, releaseWords) || hasWord(fd.Name.Name, releaseNameWords) && hasWord(fd.Name.Name, lockWords)
 }
 
 // hasWord reports whether the identifier name has one of words as a

@@ -39,3 +39,15 @@ func (k *KV) Del(ctx context.Context, key string) { k.rdb.Del(ctx, key) }
 
 // The name says model, not del: no release.
 func (k *KV) Model(ctx context.Context, key string) { k.rdb.Del(ctx, key) }
+
+// A service with a lock and cache deletes: deleting the cache is no
+// release of the lock, even from a method of the same type.
+type ShopService struct{ rdb *redis.Client }
+
+func (s *ShopService) tryLock(ctx context.Context, key string) bool {
+	return s.rdb.SetNX(ctx, key, "1", 10*time.Second).Val()
+}
+
+func (s *ShopService) deleteShopCache(ctx context.Context, key string) error {
+	return s.rdb.Del(ctx, key).Err()
+}
