@@ -84,3 +84,52 @@ func clientCall(info *types.Info, call *ast.CallExpr) bool {
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	return fn != nil && fn.Pkg() != nil && redismodel.IsClientPackage(fn.Pkg().Path())
 }
+
+// OutcomeIgnored reports whether nothing reads whether an NX acquire won:
+// its result is discarded, or only its error is (go-redis
+// SetNX(...).Err(), or _, err := SetNX(...).Result()). Such a SETNX
+// creates a record once, and whether it did so decides nothing.
+func OutcomeIgnored(pass *analysis.Pass, op *Op) bool {
+	if Discarded(pass, op) {
+		return true
+	}
+	if op.In.Multi || op.In.Pipeline || op.Via != nil {
+		return false
+	}
+	var file *ast.File
+	for _, f := range pass.Files {
+		if f.FileStart <= op.Call.Pos() && op.Call.Pos() < f.FileEnd {
+			file = f
+		}
+	}
+	if file == nil {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(file, op.Call.Pos(), op.Call.End())
+	for i := 0; i+2 < len(path); i++ {
+		if path[i] != op.Call {
+			continue
+		}
+		sel, ok := path[i+1].(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		call, ok := path[i+2].(*ast.CallExpr)
+		if !ok || call.Fun != sel {
+			return false
+		}
+		switch sel.Sel.Name {
+		case "Err":
+			return true
+		case "Result":
+			if i+3 < len(path) {
+				if as, ok := path[i+3].(*ast.AssignStmt); ok && len(as.Lhs) == 2 {
+					id, ok := as.Lhs[0].(*ast.Ident)
+					return ok && id.Name == "_"
+				}
+			}
+		}
+		return false
+	}
+	return false
+}

@@ -1112,7 +1112,7 @@ func (l *Lock) IsLock(pass *analysis.Pass) bool {
 	}
 	discarded := true
 	for _, a := range l.Acquires {
-		if a.Via != nil || !Discarded(pass, a) && !commandWrapper(a.In.Decl) || l.releasedIn(a.In.Decl) {
+		if a.Via != nil || !OutcomeIgnored(pass, a) && !commandWrapper(a.In.Decl) || l.releasedIn(a.In.Decl) {
 			discarded = false // its outcome is read, or it is taken and released like a lock
 		}
 		if containsAny(a.KeyText(), dataWords) || containsAny(unqualified(a.Key.String()), dataWords) ||

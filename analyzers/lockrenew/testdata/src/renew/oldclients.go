@@ -57,7 +57,7 @@ func v6Refresh(c *redisv6.ClusterClient, key, token string) {
 }
 
 // go-redis Do with raw words.
-func doRaw(ctx context.Context, c *redisv8.Client, key string) {
+func doRawLock(ctx context.Context, c *redisv8.Client, key string) {
 	token := newToken()
 	if c.Do(ctx, "set", key, token, "px", 10000, "nx").Err() != nil {
 		panic("lock busy")

@@ -54,7 +54,7 @@ func withWatchdog(ctx context.Context, id string) {
 }
 
 // Result() keeps its (bool, error) shape.
-func extendResult(ctx context.Context, key string) (bool, error) {
+func extendLockResult(ctx context.Context, key string) (bool, error) {
 	token := newToken()
 	if err := rdb.SetArgs(ctx, key, token, redis.SetArgs{Mode: "NX", TTL: ttl}).Err(); err != nil {
 		return false, err

@@ -184,3 +184,26 @@ type OrderLock struct {
 func (o *OrderLock) Lock(ctx context.Context, tok string) (bool, error) {
 	return o.c.SetNX(ctx, "order-lock:"+o.key, tok, time.Minute) // want `lock`
 }
+
+// Data: only the error of the SETNX is checked, and the record is expired
+// and deleted along with the rest of the batch.
+func initBatch(ctx context.Context, id string) error {
+	if err := rdb.SetNX(ctx, "batch:"+id, id, time.Hour).Err(); err != nil { // want `data`
+		return err
+	}
+	_, err := rdb.SetNX(ctx, "batch:state:"+id, "pending", time.Hour).Result() // want `data`
+	return err
+}
+
+func removeBatch(ctx context.Context, id string) {
+	rdb.Del(ctx, "batch:"+id, "batch:state:"+id)
+}
+
+// Lock: the same error-only acquire released by its own function.
+func errOnlyLock(ctx context.Context, id string) error {
+	if err := rdb.SetNX(ctx, "job:"+id, id, time.Minute).Err(); err != nil { // want `lock`
+		return err
+	}
+	defer rdb.Del(ctx, "job:"+id)
+	return nil
+}
