@@ -177,7 +177,13 @@ func TestJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit code %d; stderr:\n%s", code, stderr)
 	}
-	// {"example.com/sample": {"lockdemo": [{"posn": ..., "message": ...}]}}
+	checkText(t, "-json", strings.Join(jsonLines(t, stdout)["example.com/sample"], "\n"))
+}
+
+// jsonLines decodes locklint -json output ({"pkg": {"lockdemo": [{"posn":
+// ..., "message": ...}]}}) into "file:line:col: message" lines per package.
+func jsonLines(t *testing.T, stdout string) map[string][]string {
+	t.Helper()
 	var tree map[string]map[string][]struct {
 		Posn    string `json:"posn"`
 		Message string `json:"message"`
@@ -185,11 +191,13 @@ func TestJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &tree); err != nil {
 		t.Fatalf("bad JSON: %v\n%s", err, stdout)
 	}
-	var lines []string
-	for _, d := range tree["example.com/sample"]["lockdemo"] {
-		lines = append(lines, filepath.Base(d.Posn)+": "+d.Message)
+	lines := make(map[string][]string)
+	for pkg, byAnalyzer := range tree {
+		for _, d := range byAnalyzer["lockdemo"] {
+			lines[pkg] = append(lines[pkg], filepath.Base(d.Posn)+": "+d.Message)
+		}
 	}
-	checkText(t, "-json", strings.Join(lines, "\n"))
+	return lines
 }
 
 // TestJSONOnce checks that a package analysed with and without its tests
@@ -204,21 +212,12 @@ func TestJSONOnce(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit code %d; stderr:\n%s", code, stderr)
 	}
-	var tree map[string]map[string][]struct {
-		Posn    string `json:"posn"`
-		Message string `json:"message"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &tree); err != nil {
-		t.Fatalf("bad JSON: %v\n%s", err, stdout)
-	}
 	var lines []string
-	for pkg, byAnalyzer := range tree {
+	for pkg, l := range jsonLines(t, stdout) {
 		if pkg != "example.com/sample" {
 			t.Errorf("diagnostics under %s; want all under example.com/sample:\n%s", pkg, stdout)
 		}
-		for _, d := range byAnalyzer["lockdemo"] {
-			lines = append(lines, filepath.Base(d.Posn)+": "+d.Message)
-		}
+		lines = append(lines, l...)
 	}
 	slices.Sort(lines)
 	checkText(t, "-json with tests", strings.Join(lines, "\n"))

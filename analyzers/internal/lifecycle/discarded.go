@@ -25,16 +25,7 @@ func Discarded(pass *analysis.Pass, op *Op) bool {
 	if op.In.Multi || op.In.Pipeline {
 		return false
 	}
-	var file *ast.File
-	for _, f := range pass.Files {
-		if f.FileStart <= op.Call.Pos() && op.Call.Pos() < f.FileEnd {
-			file = f
-		}
-	}
-	if file == nil {
-		return false
-	}
-	path, _ := astutil.PathEnclosingInterval(file, op.Call.Pos(), op.Call.End())
+	path := callPath(pass, op.Call)
 	var cur ast.Node = op.Call
 	for i := 0; i < len(path); i++ {
 		if path[i] != cur {
@@ -77,6 +68,17 @@ func Discarded(pass *analysis.Pass, op *Op) bool {
 	return false
 }
 
+// callPath returns the nodes enclosing call, innermost first, or nil.
+func callPath(pass *analysis.Pass, call *ast.CallExpr) []ast.Node {
+	for _, f := range pass.Files {
+		if f.FileStart <= call.Pos() && call.Pos() < f.FileEnd {
+			path, _ := astutil.PathEnclosingInterval(f, call.Pos(), call.End())
+			return path
+		}
+	}
+	return nil
+}
+
 // clientCall reports whether call is a function or method of a Redis
 // client package (rueidis Do, redigo's reply helpers), whose result
 // carries the command's own.
@@ -96,16 +98,7 @@ func OutcomeIgnored(pass *analysis.Pass, op *Op) bool {
 	if op.In.Multi || op.In.Pipeline || op.Via != nil {
 		return false
 	}
-	var file *ast.File
-	for _, f := range pass.Files {
-		if f.FileStart <= op.Call.Pos() && op.Call.Pos() < f.FileEnd {
-			file = f
-		}
-	}
-	if file == nil {
-		return false
-	}
-	path, _ := astutil.PathEnclosingInterval(file, op.Call.Pos(), op.Call.End())
+	path := callPath(pass, op.Call)
 	for i := 0; i+2 < len(path); i++ {
 		if path[i] != op.Call {
 			continue
