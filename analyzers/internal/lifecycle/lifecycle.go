@@ -100,6 +100,10 @@ type Op struct {
 	// command lives in another package. Rules report at Site, once.
 	Site *ast.CallExpr
 
+	// inner is the op inside a helper of this package that this op was
+	// summarised from (nil for direct ops and imported helpers).
+	inner *Op
+
 	lock   *Lock
 	fact   int // index in the enclosing function's FuncFact, or -1
 	viaIdx int // index of the summarised op in Via's FuncFact
@@ -502,6 +506,13 @@ func (b *builder) placeSites() {
 	for _, fd := range b.decls {
 		for _, op := range b.ops[fd] {
 			op.Site = b.site(op, 0)
+			if hfd := b.declOf[op.Via]; op.Via != nil && hfd != nil {
+				for _, in := range b.ops[hfd] {
+					if in.fact == op.viaIdx {
+						op.inner = in
+					}
+				}
+			}
 		}
 	}
 }
@@ -1112,7 +1123,7 @@ func (l *Lock) IsLock(pass *analysis.Pass) bool {
 	}
 	discarded := true
 	for _, a := range l.Acquires {
-		if a.Via != nil || !OutcomeIgnored(pass, a) && !commandWrapper(a.In.Decl) || l.releasedIn(a.In.Decl) {
+		if !outcomeIgnored(pass, a, 0) && !commandWrapper(a.In.Decl) || l.releasedIn(a.In.Decl) {
 			discarded = false // its outcome is read, or it is taken and released like a lock
 		}
 		if containsAny(a.KeyText(), dataWords) || containsAny(unqualified(a.Key.String()), dataWords) ||
@@ -1135,6 +1146,20 @@ func commandWrapper(fd *ast.FuncDecl) bool {
 		return true
 	}
 	return false
+}
+
+// outcomeIgnored is OutcomeIgnored through helpers of this package: an
+// acquire in a helper whose own SETNX result is ignored hands its caller
+// an error at most, not the NX outcome. An imported helper's is taken as
+// read.
+func outcomeIgnored(pass *analysis.Pass, a *Op, depth int) bool {
+	if a.Via == nil {
+		return OutcomeIgnored(pass, a)
+	}
+	if a.inner == nil || depth > 8 {
+		return false
+	}
+	return outcomeIgnored(pass, a.inner, depth+1)
 }
 
 // releasedIn reports whether the key is deleted in fd (directly, in a
