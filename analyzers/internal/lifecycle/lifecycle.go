@@ -1175,7 +1175,8 @@ func (l *Lock) releasedIn(fd *ast.FuncDecl) bool {
 
 // lockWord reports whether a lock word names the key, a variable or
 // field holding it, or a function (or its receiver type) acquiring,
-// releasing or renewing it.
+// releasing or renewing it (not one that merely reads or writes it: a
+// Go-mutex helper named lockBatch that loads a record is no evidence).
 func (l *Lock) lockWord() bool {
 	if l.ByParam || containsAny(unqualified(l.Key.String()), lockWords) {
 		return true
@@ -1184,6 +1185,9 @@ func (l *Lock) lockWord() bool {
 		for _, op := range list {
 			if containsAny(op.KeyText(), lockWords) {
 				return true
+			}
+			if op.Kind == Read || op.Kind == Write || op.Kind == Unknown {
+				continue // a read in lockCache() says nothing about this key
 			}
 			if fd := op.In.Decl; fd != nil && (named(fd, lockWords) || named(fd, acquireWords) && op.Kind == Acquire || fd.Recv != nil && containsAny(types.ExprString(fd.Recv.List[0].Type), lockWords)) {
 				return true

@@ -219,3 +219,15 @@ func initRecord(ctx context.Context, id string) error {
 }
 
 func dropRecord(ctx context.Context, id string) { rdb.Del(ctx, "record:"+id) }
+
+// Data: a Go-mutex helper named lockState reads the record; that names no
+// Redis lock.
+func seedState(ctx context.Context, id string) error {
+	return rdb.SetNX(ctx, "state:"+id, "pending", time.Hour).Err() // want `data`
+}
+
+func lockState(ctx context.Context, id string) string {
+	return rdb.Get(ctx, "state:"+id).Val()
+}
+
+func removeState(ctx context.Context, id string) { rdb.Del(ctx, "state:"+id) }
