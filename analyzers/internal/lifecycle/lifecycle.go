@@ -1123,7 +1123,7 @@ func (l *Lock) IsLock(pass *analysis.Pass) bool {
 	}
 	discarded := true
 	for _, a := range l.Acquires {
-		if !outcomeIgnored(pass, a, 0) && !commandWrapper(a.In.Decl) || l.releasedIn(a.In.Decl) {
+		if !outcomeIgnored(pass, a, 0) && !commandWrapper(a.In.Decl) || l.releasedIn(pass, a) {
 			discarded = false // its outcome is read, or it is taken and released like a lock
 		}
 		if containsAny(a.KeyText(), dataWords) || containsAny(unqualified(a.Key.String()), dataWords) ||
@@ -1162,15 +1162,31 @@ func outcomeIgnored(pass *analysis.Pass, a *Op, depth int) bool {
 	return outcomeIgnored(pass, a.inner, depth+1)
 }
 
-// releasedIn reports whether the key is deleted in fd (directly, in a
-// goroutine or deferred): acquire, work, release.
-func (l *Lock) releasedIn(fd *ast.FuncDecl) bool {
+// releasedIn reports whether the key is deleted in the function that
+// takes it with a (directly, in a goroutine or deferred; in the same case
+// of a switch): acquire, work, release.
+func (l *Lock) releasedIn(pass *analysis.Pass, a *Op) bool {
 	for _, op := range l.Ops {
-		if op.Kind == Delete && fd != nil && op.In.Decl == fd {
+		if op.Kind == Delete && a.In.Decl != nil && op.In.Decl == a.In.Decl && caseOf(pass, op.Call) == caseOf(pass, a.Call) {
 			return true
 		}
 	}
 	return false
+}
+
+// caseOf returns the innermost case clause around call, or nil: an
+// acquire in one case of a command switch and a delete in another are
+// not one lock's take and release.
+func caseOf(pass *analysis.Pass, call *ast.CallExpr) ast.Node {
+	for _, n := range callPath(pass, call) {
+		switch n.(type) {
+		case *ast.CaseClause, *ast.CommClause:
+			return n
+		case *ast.FuncDecl:
+			return nil
+		}
+	}
+	return nil
 }
 
 // lockWord reports whether a lock word names the key, a variable or

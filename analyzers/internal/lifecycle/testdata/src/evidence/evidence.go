@@ -231,3 +231,15 @@ func lockState(ctx context.Context, id string) string {
 }
 
 func removeState(ctx context.Context, id string) { rdb.Del(ctx, "state:"+id) }
+
+// Data: a command handler creates a record in one case and removes it in
+// another; that is no take-and-release.
+func handleCommand(ctx context.Context, verb, id string) error {
+	switch verb {
+	case "NEW":
+		return rdb.SetNX(ctx, "job:rec:"+id, id, time.Hour).Err() // want `data`
+	case "DEL":
+		return rdb.Del(ctx, "job:rec:"+id).Err()
+	}
+	return nil
+}
