@@ -94,6 +94,13 @@ func isCreate(e Effect) bool {
 // testsZero reports whether the call at toks[i] is compared with 0
 // (redis.call('exists', KEYS[1]) == 0).
 func testsZero(toks []token, i int) bool {
+	j := callEnd(toks, i)
+	return j+2 < len(toks) && toks[j+1].text == "==" && toks[j+2].text == "0"
+}
+
+// callEnd returns the index of the parenthesis closing the call at
+// toks[i] (redis.call(...)), or len(toks) when it is not closed.
+func callEnd(toks []token, i int) int {
 	depth := 0
 	for j := i + 3; j < len(toks); j++ {
 		switch toks[j].text {
@@ -102,11 +109,11 @@ func testsZero(toks []token, i int) bool {
 		case ")":
 			depth--
 			if depth == 0 {
-				return j+2 < len(toks) && toks[j+1].text == "==" && toks[j+2].text == "0"
+				return j
 			}
 		}
 	}
-	return false
+	return len(toks)
 }
 
 func isDelete(c string) bool { return c == "DEL" || c == "UNLINK" || c == "GETDEL" || c == "DELEX" }
@@ -233,17 +240,8 @@ func backOperand(toks []token, i int) int {
 
 // argMentioned reports whether the call at toks[i] passes an ARGV value.
 func argMentioned(toks []token, i int, isArg func(int) bool) bool {
-	depth := 0
-	for j := i + 3; j < len(toks); j++ {
-		switch toks[j].text {
-		case "(":
-			depth++
-		case ")":
-			depth--
-			if depth == 0 {
-				return false
-			}
-		}
+	end := callEnd(toks, i)
+	for j := i + 3; j < end; j++ {
 		if isArg(j) {
 			return true
 		}
@@ -269,17 +267,7 @@ func callAt(toks []token, i int, keyIndex func(int) (int, int, bool)) (cmd strin
 // callArgs returns the string and identifier arguments of the call at toks[i].
 func callArgs(toks []token, i int) []string {
 	var out []string
-	depth := 0
-	for j := i + 3; j < len(toks); j++ {
-		switch toks[j].text {
-		case "(":
-			depth++
-		case ")":
-			depth--
-			if depth == 0 {
-				return out
-			}
-		}
+	for j, end := i+3, callEnd(toks, i); j < end; j++ {
 		if toks[j].kind == tString {
 			out = append(out, toks[j].text)
 		}
