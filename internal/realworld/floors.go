@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strings"
 )
 
 // Floors are the least figures the analyzers must keep on the corpus: per
@@ -61,15 +60,9 @@ func (fl *Floors) Check(sc *Score) (below, above []string) {
 
 // LoadFloors reads floors.json.
 func LoadFloors(name string) (*Floors, error) {
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
 	var fl Floors
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&fl); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if err := readStrict(name, &fl); err != nil {
+		return nil, err
 	}
 	return &fl, nil
 }

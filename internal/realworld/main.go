@@ -161,29 +161,25 @@ func classOrder() []string {
 	return []string{"D1", "D2", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10"}
 }
 
+// writeRatios prints one table row per name, 0/0 for names not seen.
+func writeRatios(w io.Writer, header string, names []string, m map[string]*Ratio) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, header+"\t")
+	for _, n := range names {
+		r := m[n]
+		if r == nil {
+			r = new(Ratio)
+		}
+		fmt.Fprintf(tw, "%s\t%d/%d\t%.2f\t\n", n, r.Hit, r.Total, r.Value())
+	}
+	tw.Flush()
+}
+
 func writeText(w io.Writer, sc *Score) {
 	fmt.Fprintf(w, "corpus: %d repositories, %d labelled files, %d must-not-flag sites\n\n", sc.Repos, sc.Files, sc.Safe)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "analyzer\treports right\tprecision\t")
-	for _, a := range analyzersOf() {
-		r := sc.Precision[a]
-		if r == nil {
-			r = new(Ratio)
-		}
-		fmt.Fprintf(tw, "%s\t%d/%d\t%.2f\t\n", a, r.Hit, r.Total, r.Value())
-	}
-	tw.Flush()
+	writeRatios(w, "analyzer\treports right\tprecision", analyzersOf(), sc.Precision)
 	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "class\tlabels found\trecall\t")
-	for _, c := range classOrder() {
-		r := sc.Recall[c]
-		if r == nil {
-			r = new(Ratio)
-		}
-		fmt.Fprintf(tw, "%s\t%d/%d\t%.2f\t\n", c, r.Hit, r.Total, r.Value())
-	}
-	tw.Flush()
+	writeRatios(w, "class\tlabels found\trecall", classOrder(), sc.Recall)
 	if len(sc.Misses) > 0 {
 		fmt.Fprintf(w, "\nmisses (%d):\n", len(sc.Misses))
 		for _, m := range sc.Misses {

@@ -90,15 +90,9 @@ func LoadLabels(dir string) ([]*Repo, error) {
 	}
 	var repos []*Repo
 	for _, name := range names {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
 		var r Repo
-		dec := json.NewDecoder(strings.NewReader(string(data)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&r); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+		if err := readStrict(name, &r); err != nil {
+			return nil, err
 		}
 		if err := r.validate(); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
@@ -110,6 +104,22 @@ func LoadLabels(dir string) ([]*Repo, error) {
 	}
 	slices.SortFunc(repos, func(a, b *Repo) int { return strings.Compare(a.Repo, b.Repo) })
 	return repos, nil
+}
+
+// readStrict decodes the JSON file name into v, refusing unknown fields
+// (a misspelt label field would otherwise be dropped silently).
+func readStrict(name string, v any) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	dec := json.NewDecoder(f)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
 }
 
 func (r *Repo) validate() error {
