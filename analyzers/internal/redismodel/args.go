@@ -12,9 +12,13 @@ import (
 func (p *parser) rawArgs(cmd *Command, name string, args []ast.Expr, spread bool) {
 	cmd.Name = strings.ToUpper(name)
 	if spread && len(args) > 0 {
-		// f(cmd, xs...): the elements of xs are unknown.
-		cmd.Partial = true
-		args = args[:len(args)-1]
+		if elems, ok := p.spreadElems(args[len(args)-1], cmd.Call); ok {
+			args = append(args[:len(args)-1:len(args)-1], elems...)
+		} else {
+			// f(cmd, xs...): the elements of xs are unknown.
+			cmd.Partial = true
+			args = args[:len(args)-1]
+		}
 	}
 	info := p.info
 	arg := func(i int) ast.Expr {

@@ -61,7 +61,9 @@ func (p *parser) redigo(call *ast.CallExpr, fn *types.Func) *Command {
 	switch fn.Name() {
 	case "Do", "Send", "DoContext", "DoWithTimeout":
 	default:
-		return nil
+		if !p.raw[fn] { // a wrapper of this package forwarding to Do
+			return nil
+		}
 	}
 	nameIdx := last - 1
 	if nameIdx < 0 || nameIdx >= len(call.Args) || !isString(params.At(nameIdx).Type()) {

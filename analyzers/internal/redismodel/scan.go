@@ -111,6 +111,8 @@ func (p *parser) command(call *ast.CallExpr) *Command {
 		return p.redigo(call, fn)
 	case isRueidis(path):
 		return p.rueidis(call, fn)
+	case fn.Pkg() == p.pass.Pkg && p.rawWrappers()[fn]:
+		return p.redigo(call, fn)
 	}
 	return nil
 }

@@ -36,6 +36,7 @@ type parser struct {
 	// imported looks up Lua text behind a variable of another package
 	// (from an analysis fact). May be nil.
 	imported func(*types.Var) (ScriptValue, bool)
+	raw      map[*types.Func]bool // the package's raw command wrappers (rawWrappers)
 }
 
 func newParser(pass *analysis.Pass, defs *keyexpr.Defs, imported func(*types.Var) (ScriptValue, bool)) *parser {
