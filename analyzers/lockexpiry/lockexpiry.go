@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -53,7 +54,7 @@ func run(pass *analysis.Pass) (any, error) {
 				})
 				continue
 			}
-			if del := neverExpires(l, acq); del != nil && !expiresNearby(res, l, acq, del) {
+			if del := neverExpires(l, acq); del != nil && !expiresNearby(res, l, acq, del) && !namedForever(acq) {
 				pass.Report(analysis.Diagnostic{
 					Pos: acq.Pos(), End: acq.Call.End(),
 					Message: fmt.Sprintf("lock %s is acquired with %s without a TTL: "+
@@ -109,6 +110,22 @@ func neverExpires(l *lifecycle.Lock, acq *lifecycle.Op) *lifecycle.Op {
 		}
 	}
 	return del
+}
+
+// namedForever reports whether the function taking the lock says in its
+// name that the lock never expires (AddLockDisExpire, LockForever): an
+// API choice made on purpose, for callers that claim something for good.
+func namedForever(acq *lifecycle.Op) bool {
+	if acq.In.Decl == nil {
+		return false
+	}
+	name := strings.ToLower(acq.In.Decl.Name.Name)
+	for _, w := range []string{"forever", "noexpir", "disexpir", "nottl", "permanent", "persist"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // expiresNearby reports whether the functions of the acquire or the

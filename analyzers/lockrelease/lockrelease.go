@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -41,6 +42,9 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			seen[op.Site.Pos()] = true
+			if forced(op) {
+				continue // ForceUnlock: breaking whoever holds the lock is what it is for
+			}
 			d := analysis.Diagnostic{
 				Related: []analysis.RelatedInformation{{Pos: acq.Pos(), End: acq.Call.End(), Message: "lock acquired with " + acq.Command + " here"}},
 			}
@@ -70,6 +74,13 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// forced reports whether the delete is in a function named as a forced
+// release (ForceUnlock, forceRelease): an administrative override that
+// removes the lock whoever holds it, on purpose.
+func forced(op *lifecycle.Op) bool {
+	return op.In.Decl != nil && strings.HasPrefix(strings.ToLower(op.In.Decl.Name.Name), "force")
 }
 
 // isString reports whether e has type string.

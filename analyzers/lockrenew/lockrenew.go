@@ -106,19 +106,24 @@ func renewal(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, op *
 	case lifecycle.Write:
 		// SET ... XX with a TTL, or a SET that stores the holder's own
 		// token again with a TTL: both re-arm the lock whoever holds it.
-		if op.Cmd == nil || !op.TTL || op.Cmd.Opts.IfEq != nil || op.Cmd.Partial {
+		if !op.TTL {
 			return ""
 		}
-		if op.Cmd.Opts.XX {
-			if initialTTL(pass, l, op) {
+		if c := op.Cmd; c != nil {
+			if c.Opts.IfEq != nil || c.Partial {
 				return ""
 			}
-			return "SET XX"
+			if c.Opts.XX {
+				if initialTTL(pass, l, op) {
+					return ""
+				}
+				return "SET XX"
+			}
 		}
 		if !sameValue(res, l, op) || initialTTL(pass, l, op) {
 			return ""
 		}
-		return "SET"
+		return op.DescribeAtSite()
 	default:
 		return ""
 	}
@@ -192,7 +197,7 @@ func sameValue(res *lifecycle.Result, l *lifecycle.Lock, op *lifecycle.Op) bool 
 	}
 	v := res.Env(op.In.Decl).Of(op.Value)
 	for _, acq := range l.Acquires {
-		if acq.Value == nil || acq.Via != nil {
+		if acq.Value == nil {
 			continue
 		}
 		if keyexpr.Same(res.Env(acq.In.Decl).Of(acq.Value), v, acq.In.Decl == op.In.Decl) {

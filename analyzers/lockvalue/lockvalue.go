@@ -67,7 +67,7 @@ func (f *weakFact) String() string {
 func run(pass *analysis.Pass) (any, error) {
 	lifecycle.SilenceTests(pass)
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
-	if len(res.Ops) == 0 && (!importsMathRand(pass.Pkg) || standard(pass)) {
+	if len(res.Ops) == 0 && (!importsWeakSource(pass.Pkg) || standard(pass)) {
 		return nil, nil // no Redis here, and no token helper worth a fact
 	}
 	t := newTracer(pass, res)
@@ -75,7 +75,7 @@ func run(pass *analysis.Pass) (any, error) {
 	reported := map[*lifecycle.Op]bool{}
 	var viaHelper []*lifecycle.Op
 	seen := map[ast.Expr]bool{}
-	origins := map[ast.Node]*analysis.Diagnostic{} // one report per constructor or helper that makes the value
+	origins := map[any]*analysis.Diagnostic{} // one report per constructor, helper or variable that makes the value
 	var diags []*analysis.Diagnostic
 	for _, l := range res.Locks {
 		use := lockUse(l)
@@ -111,8 +111,14 @@ func run(pass *analysis.Pass) (any, error) {
 			// acquire that stores it.
 			outside := w.at != nil && (acq.In.Decl == nil || w.at.Pos() < acq.In.Decl.Pos() || w.at.Pos() >= acq.In.Decl.End())
 			stored := analysis.RelatedInformation{Pos: v.Pos(), End: v.End(), Message: "stored by " + acq.Command + " of lock " + acq.KeyText() + " here"}
-			if outside {
-				if d := origins[w.at]; d != nil {
+			var origin any
+			if w.at != nil {
+				origin = w.at
+			} else if id, ok := ast.Unparen(v).(*ast.Ident); ok && pass.TypesInfo.Uses[id] != nil {
+				origin = pass.TypesInfo.Uses[id] // one variable stored by both branches of a retry loop
+			}
+			if origin != nil {
+				if d := origins[origin]; d != nil {
 					d.Related = append(d.Related, stored)
 					reported[acq] = true
 					continue
@@ -128,7 +134,9 @@ func run(pass *analysis.Pass) (any, error) {
 			if outside {
 				d.Pos, d.End = w.at.Pos(), w.at.End()
 				d.Related = append([]analysis.RelatedInformation{stored}, d.Related...)
-				origins[w.at] = d
+			}
+			if origin != nil {
+				origins[origin] = d
 			}
 			d.SuggestedFixes = tokenFix(pass, l, acq, v)
 			diags = append(diags, d)
@@ -199,6 +207,12 @@ func lockUse(l *lifecycle.Lock) *lifecycle.Op {
 			return op
 		}
 	}
+	if l.LockNamed() && !l.Key.HasParams() {
+		// Named a lock, released where we cannot read (a script behind
+		// the project's own Eval): the name is the evidence. A key the
+		// caller passes is judged there, with the caller's release.
+		return l.Acquires[0]
+	}
 	return nil
 }
 
@@ -240,6 +254,9 @@ func describe(w val) string {
 	if w.k&kPID != 0 {
 		parts = append(parts, "the process ID")
 	}
+	if w.k&kGoroutine != 0 {
+		parts = append(parts, "a goroutine id")
+	}
 	if w.k&kKey != 0 {
 		parts = append(parts, "the lock key itself")
 	}
@@ -267,6 +284,9 @@ func consequence(k kind) string {
 	case k&kTime != 0:
 		return "holders that acquire within the same tick store the same value, so a holder whose lock expired " +
 			"still passes the owner check and releases or extends the new holder's lock"
+	case k&kGoroutine != 0:
+		return "goroutine ids restart from 1 in every process and process IDs repeat across hosts and containers, " +
+			"so two holders can store the same value and an owner check passes for the wrong one"
 	case k&(kHost|kPID) != 0:
 		return "every goroutine of the process, and a restarted process on the same host, stores the same value, " +
 			"so one of them can release or extend a lock another one holds"
@@ -415,9 +435,12 @@ func standard(pass *analysis.Pass) bool {
 	return strings.HasPrefix(name, filepath.Join(build.Default.GOROOT, "src")+string(filepath.Separator))
 }
 
-func importsMathRand(pkg *types.Package) bool {
+// importsWeakSource reports whether the package can make a weak token
+// another package may store: from math/rand, or from the process ID,
+// hostname or goroutine id (os, runtime).
+func importsWeakSource(pkg *types.Package) bool {
 	for _, imp := range pkg.Imports() {
-		if isMathRand(imp.Path()) {
+		if p := imp.Path(); isMathRand(p) || p == "os" || p == "runtime" {
 			return true
 		}
 	}

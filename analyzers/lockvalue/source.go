@@ -17,18 +17,19 @@ import (
 type kind uint16
 
 const (
-	kConst    kind = 1 << iota // a constant
-	kKey                       // the lock key itself
-	kTime                      // a timestamp
-	kHost                      // os.Hostname
-	kPID                       // os.Getpid, os.Getppid
-	kMathRand                  // math/rand, math/rand/v2
-	kKeyPart                   // a part of the lock key: the id in "lock:"+id
-	kNeutral                   // durations, lengths, zeroed buffers: no uniqueness, no harm
-	kUnknown                   // anything else: crypto/rand, UUIDs, caller input, ...
+	kConst     kind = 1 << iota // a constant
+	kKey                        // the lock key itself
+	kTime                       // a timestamp
+	kHost                       // os.Hostname
+	kPID                        // os.Getpid, os.Getppid
+	kMathRand                   // math/rand, math/rand/v2
+	kKeyPart                    // a part of the lock key: the id in "lock:"+id
+	kNeutral                    // durations, lengths, zeroed buffers: no uniqueness, no harm
+	kUnknown                    // anything else: crypto/rand, UUIDs, caller input, ...
+	kGoroutine                  // a goroutine id parsed from runtime.Stack
 )
 
-const weakKinds = kConst | kKey | kKeyPart | kTime | kHost | kPID | kMathRand
+const weakKinds = kConst | kKey | kKeyPart | kTime | kHost | kPID | kMathRand | kGoroutine
 
 // weak reports whether every part of the value is known and none of them
 // can tell one holder from another.
@@ -87,6 +88,9 @@ type tracer struct {
 	vars    map[*types.Var][]assign
 	tainted map[*types.Var]bool
 	rets    map[retKey]*val
+	// inLocal marks locals being traced: buf = buf[:n] reads the value
+	// being built, which adds nothing new.
+	inLocal map[*types.Var]bool
 }
 
 type retKey struct {
@@ -301,6 +305,8 @@ func (t *tracer) localsOf(fd *ast.FuncDecl) map[*types.Var][]assign {
 				switch t.fills(n) {
 				case kMathRand:
 					m[v] = append(m[v], assign{idx: -3})
+				case kGoroutine:
+					m[v] = append(m[v], assign{idx: -4})
 				case kNeutral:
 				case kConst:
 					if len(n.Args) == 2 && a == n.Args[0] { // copy(b, src)
@@ -338,6 +344,8 @@ func (t *tracer) fills(call *ast.CallExpr) kind {
 			return kNeutral // the acquire itself, or another command sending it
 		case isMathRand(path):
 			return kMathRand
+		case path == "runtime" && fn.Name() == "Stack":
+			return kGoroutine // "goroutine 12 [running]": an id local to the process
 		case transparent(fn):
 			return kNeutral
 		case path == "fmt":
@@ -460,11 +468,12 @@ func transparent(fn *types.Func) bool {
 		return fn.Name() == "Sprint" || fn.Name() == "Sprintf" || fn.Name() == "Sprintln"
 	case "strconv":
 		return strings.HasPrefix(fn.Name(), "Format") || strings.HasPrefix(fn.Name(), "Append") ||
-			fn.Name() == "Itoa" || fn.Name() == "Quote"
-	case "strings":
+			fn.Name() == "Itoa" || fn.Name() == "Quote" || fn.Name() == "Atoi" || fn.Name() == "ParseInt" || fn.Name() == "ParseUint"
+	case "strings", "bytes":
 		switch fn.Name() {
 		case "Join", "Repeat", "ToUpper", "ToLower", "TrimSpace", "Trim", "TrimLeft", "TrimRight",
-			"TrimPrefix", "TrimSuffix", "ReplaceAll", "Replace", "Clone":
+			"TrimPrefix", "TrimSuffix", "ReplaceAll", "Replace", "Clone",
+			"Split", "SplitN", "SplitAfter", "Fields", "Cut": // parts of the text: its sources
 			return true
 		}
 	case "encoding/hex":
@@ -528,6 +537,8 @@ func (t *tracer) eval(e ast.Expr, c ctx) val {
 		return x.or(y)
 	case *ast.IndexExpr:
 		return t.eval(e.X, c).or(t.eval(e.Index, c))
+	case *ast.SliceExpr:
+		return t.eval(e.X, c) // a part of the value: its sources, whatever the bounds
 	case *ast.UnaryExpr:
 		if e.Op == token.AND || e.Op == token.ARROW {
 			return unknown
@@ -607,6 +618,14 @@ func (t *tracer) ident(id *ast.Ident, c ctx) val {
 	if len(as) == 0 {
 		return unknown // a parameter (the caller's value) or never assigned
 	}
+	if t.inLocal[v] {
+		return val{}
+	}
+	if t.inLocal == nil {
+		t.inLocal = map[*types.Var]bool{}
+	}
+	t.inLocal[v] = true
+	defer delete(t.inLocal, v)
 	out := val{}
 	for _, a := range as {
 		switch a.idx {
@@ -614,6 +633,8 @@ func (t *tracer) ident(id *ast.Ident, c ctx) val {
 			return unknown
 		case -3:
 			out = out.or(val{k: kMathRand})
+		case -4:
+			out = out.or(val{k: kGoroutine})
 		case -1:
 			out = out.or(t.eval(a.rhs, c))
 		default:

@@ -95,10 +95,22 @@ func OutcomeIgnored(pass *analysis.Pass, op *Op) bool {
 	if Discarded(pass, op) {
 		return true
 	}
-	if op.In.Multi || op.In.Pipeline || op.Via != nil {
+	if op.In.Multi || op.In.Pipeline {
 		return false
 	}
 	path := callPath(pass, op.Call)
+	if len(path) > 1 {
+		// _, err := c.SetNXCtx(ctx, key, v, ttl): a helper's (won, error)
+		// with the outcome thrown away.
+		if as, ok := path[1].(*ast.AssignStmt); ok && path[0] == op.Call && len(as.Rhs) == 1 && len(as.Lhs) == 2 {
+			if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name == "_" && isBool(pass.TypesInfo.TypeOf(op.Call), 0) {
+				return true
+			}
+		}
+	}
+	if op.Via != nil {
+		return false
+	}
 	for i := 0; i+2 < len(path); i++ {
 		if path[i] != op.Call {
 			continue
@@ -125,4 +137,112 @@ func OutcomeIgnored(pass *analysis.Pass, op *Op) bool {
 		return false
 	}
 	return false
+}
+
+// OnlyPrinted reports whether the outcome of op is assigned to a variable
+// that is only ever printed (fmt, log): a demo of what SETNX answers
+// decides nothing, as a lock's outcome does.
+func OnlyPrinted(pass *analysis.Pass, op *Op) bool {
+	if op.In.Decl == nil || op.In.Multi || op.In.Pipeline {
+		return false
+	}
+	v := outcomeVar(pass, op)
+	if v == nil {
+		return false
+	}
+	uses := 0
+	printed := true
+	ast.Inspect(op.In.Decl.Body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok {
+			for _, r := range as.Rhs { // a reassignment is no read
+				ast.Inspect(r, func(m ast.Node) bool {
+					if id, ok := m.(*ast.Ident); ok && pass.TypesInfo.Uses[id] == v {
+						printed = false
+					}
+					return true
+				})
+			}
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if ok && printCall(pass.TypesInfo, call) {
+			for _, a := range call.Args {
+				if id, ok := ast.Unparen(a).(*ast.Ident); ok && pass.TypesInfo.Uses[id] == v {
+					uses++
+				}
+			}
+			return false
+		}
+		if id, ok := n.(*ast.Ident); ok && pass.TypesInfo.Uses[id] == v {
+			printed = false
+		}
+		return true
+	})
+	return printed && uses > 0
+}
+
+// outcomeVar returns the variable the first result of op's call (or of
+// .Result()/.Val() on it) is assigned to, or nil.
+func outcomeVar(pass *analysis.Pass, op *Op) *types.Var {
+	path := callPath(pass, op.Call)
+	var cur ast.Node = op.Call
+	for i := 0; i+1 < len(path); i++ {
+		if path[i] != cur {
+			continue
+		}
+		switch p := path[i+1].(type) {
+		case *ast.ParenExpr:
+			cur = p
+		case *ast.SelectorExpr:
+			if i+2 < len(path) {
+				if call, ok := path[i+2].(*ast.CallExpr); ok && call.Fun == p && (p.Sel.Name == "Result" || p.Sel.Name == "Val") {
+					cur = call
+					i++
+					continue
+				}
+			}
+			return nil
+		case *ast.AssignStmt:
+			if len(p.Rhs) != 1 || len(p.Lhs) == 0 {
+				return nil
+			}
+			id, ok := p.Lhs[0].(*ast.Ident)
+			if !ok {
+				return nil
+			}
+			v, _ := pass.TypesInfo.ObjectOf(id).(*types.Var)
+			return v
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// printCall reports whether call prints or logs its arguments: a function
+// of fmt or log, or a Print/Printf/Println method.
+func printCall(info *types.Info, call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "fmt", "log":
+		return true
+	}
+	switch fn.Name() {
+	case "Print", "Printf", "Println":
+		return true
+	}
+	return false
+}
+
+// isBool reports whether result i of a call of type t is a bool.
+func isBool(t types.Type, i int) bool {
+	tu, ok := t.(*types.Tuple)
+	if !ok || i >= tu.Len() {
+		return false
+	}
+	b, ok := tu.At(i).Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
 }

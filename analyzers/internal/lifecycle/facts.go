@@ -40,12 +40,16 @@ type FactOp struct {
 	Key        string // keyexpr Exact form with $pN$ for parameters
 	Anchored   bool
 	ValueParam int // Acquire: parameter holding the value, or -1
-	TTL        bool
-	NoTTL      bool
-	Checked    bool
-	Multi      bool   // queued inside MULTI/EXEC in the helper
-	InGo       bool   // sent from a goroutine the helper starts
-	Where      string // file:line of the command, for messages
+	// TTLParam is 1 + the parameter holding an Acquire's TTL when the
+	// helper passes its own parameter through (0: none), so a caller's
+	// constant 0 is a lock without expiry.
+	TTLParam int
+	TTL      bool
+	NoTTL    bool
+	Checked  bool
+	Multi    bool   // queued inside MULTI/EXEC in the helper
+	InGo     bool   // sent from a goroutine the helper starts
+	Where    string // file:line of the command, for messages
 	// InLock is true when the helper's own package already saw this op as
 	// part of a lock lifecycle, so rules judged it there.
 	InLock bool

@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -75,6 +76,9 @@ type Op struct {
 	// TTL: the command gives the key an expiry (atomically with the SET for
 	// Acquire/Write). NoTTL: an Acquire that certainly sets none.
 	TTL, NoTTL bool
+	// ttlExpr is the TTL argument when neither is certain here (a
+	// wrapper's expiration parameter), for callers to decide.
+	ttlExpr ast.Expr
 	// Checked: a Delete/Expire/Write that is atomically conditioned on the
 	// key's value (compare-and-delete script, DELEX/SET IFEQ, or a queued
 	// command of a WATCH transaction that read the key).
@@ -615,6 +619,15 @@ func (b *builder) opsOf(fd *ast.FuncDecl) []*Op {
 				TTL: fo.TTL, NoTTL: fo.NoTTL, Checked: fo.Checked,
 				Call: c.Call, In: c.In, Via: fn, ViaWhere: fo.Where, Judged: fo.InLock, fact: -1, viaIdx: i,
 			}
+			if fo.TTLParam > 0 && fo.TTLParam <= len(c.Call.Args) && !fo.TTL && !fo.NoTTL {
+				// SetNX(key, 1, 0) through func (c *Cache) SetNX(key string,
+				// v any, ttl time.Duration): the caller's argument decides.
+				arg := c.Call.Args[fo.TTLParam-1]
+				op.ttlExpr = arg
+				if zero, ok := constZero(b.pass.TypesInfo, arg); ok {
+					op.TTL, op.NoTTL = !zero, zero
+				}
+			}
 			if p := fo.key().Param(); p >= 0 && p < len(c.Call.Args) {
 				op.KeyExpr = c.Call.Args[p]
 			}
@@ -660,6 +673,11 @@ func (b *builder) commandOps(env *keyexpr.Env, c redismodel.Call) []*Op {
 				op.Command = "SETNX"
 			}
 			op.NoTTL = cmd.NoExpiry()
+			if cmd.TTL != nil && env.Of(cmd.TTL).Param() >= 0 {
+				// A wrapper's expiration parameter: each caller's argument
+				// decides (a constant 0 there is no expiry at all).
+				op.TTL, op.ttlExpr = false, cmd.TTL
+			}
 		case cmd.Partial:
 			op.Kind = Unknown
 		case cmd.Opts.IfEq != nil:
@@ -669,6 +687,11 @@ func (b *builder) commandOps(env *keyexpr.Env, c redismodel.Call) []*Op {
 	case "DEL", "UNLINK", "GETDEL":
 		for _, k := range cmd.Keys {
 			ops = append(ops, mk(Delete, k))
+		}
+		if keys := spreadParam(env, c.Call); keys != nil && len(cmd.Keys) == 0 {
+			// func (c *Cache) Del(keys ...string) { c.rdb.Del(ctx, keys...) }:
+			// a caller's Del(lockKey) deletes its first argument.
+			ops = append(ops, mk(Delete, keys))
 		}
 	case "DELEX":
 		if cmd.Key() == nil {
@@ -729,12 +752,42 @@ func (b *builder) commandOps(env *keyexpr.Env, c redismodel.Call) []*Op {
 	return out
 }
 
+// constZero reports whether e is a constant, and whether it is zero.
+func constZero(info *types.Info, e ast.Expr) (zero, ok bool) {
+	tv, found := info.Types[e]
+	if !found || tv.Value == nil {
+		return false, false
+	}
+	return constant.Sign(tv.Value) == 0, tv.Value.Kind() == constant.Int || tv.Value.Kind() == constant.Float
+}
+
+// spreadParam returns the last argument of call when it spreads a
+// parameter of the enclosing function (keys...), else nil.
+func spreadParam(env *keyexpr.Env, call *ast.CallExpr) ast.Expr {
+	if !call.Ellipsis.IsValid() || len(call.Args) == 0 {
+		return nil
+	}
+	last := call.Args[len(call.Args)-1]
+	id, ok := ast.Unparen(last).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := env.Info.Uses[id].(*types.Var)
+	if !ok {
+		return nil
+	}
+	if _, isParam := env.Params[v]; !isParam {
+		return nil
+	}
+	return last
+}
+
 // markChecks sets Checked on writes queued in a WATCH transaction that
 // read the same key, and ReadBefore on unchecked deletes and expires that
 // follow a GET of the same key in the same function.
 func (b *builder) markChecks(ops []*Op) {
 	for i, op := range ops {
-		if op.Kind != Delete && op.Kind != Expire || op.Checked {
+		if op.Kind != Delete && op.Kind != Expire && op.Kind != Write || op.Checked {
 			continue
 		}
 		for _, prev := range ops[:i] {
@@ -779,6 +832,9 @@ func (b *builder) summary(fd *ast.FuncDecl, ops []*Op) *FuncFact {
 		}
 		if op.Value != nil {
 			fo.ValueParam = env.Of(op.Value).Param()
+		}
+		if op.ttlExpr != nil && !op.TTL && !op.NoTTL {
+			fo.TTLParam = env.Of(op.ttlExpr).Param() + 1
 		}
 		op.fact = len(f.Ops)
 		f.Ops = append(f.Ops, fo)
@@ -1024,20 +1080,29 @@ func SilenceTests(pass *analysis.Pass) {
 func (b *builder) joinByParam(all []located) {
 	for _, a := range all {
 		op := a.op
-		if op.Kind != Acquire || op.lock == nil || len(op.lock.Acquires) != 1 || op.Key.Param() < 0 {
+		if op.Kind != Acquire || op.lock == nil || !acquiredOnlyIn(op.lock, op.In.Decl) || op.Key.Param() < 0 {
 			continue
 		}
 		// The value made inside, or a lock API named so (LockAdd(key, id)):
 		// a thin wrapper named after the command passes both through.
-		if op.Value == nil || !named(a.fd, acquireWords) || b.env(a.fd).Of(op.Value).HasParams() && !hasWord(a.fd.Name.Name, lockWords) {
+		if op.Value == nil || !named(a.fd, acquireWords) && !lockReceiver(a.fd) || b.env(a.fd).Of(op.Value).HasParams() && !hasWord(a.fd.Name.Name, lockWords) {
 			continue
 		}
 		l := op.lock
 		for _, o := range all {
-			if o.fd == a.fd || o.op.lock != nil || o.op.Key.Param() < 0 || !b.siblings(a.fd, o.fd) {
+			if o.fd == a.fd || o.op.Key.Param() < 0 || !b.siblings(a.fd, o.fd) && !b.handleOf(a.fd, o.fd) {
 				continue
 			}
 			if o.op.Kind == Acquire || !releaseNamed(o.fd) {
+				continue
+			}
+			if other := o.op.lock; other != nil {
+				// Lock(key) and TryLock(key) released by one Unlock(key):
+				// one lock API, one lifecycle.
+				if other.ByParam && other != l {
+					b.merge(other, l)
+					l = other
+				}
 				continue
 			}
 			l.Ops = append(l.Ops, o.op)
@@ -1050,9 +1115,48 @@ func (b *builder) joinByParam(all []located) {
 	}
 }
 
+// lockReceiver reports whether fd is a method of a type named as a lock
+// (RedisLock.Set, Mutex.Take).
+func lockReceiver(fd *ast.FuncDecl) bool {
+	return fd.Recv != nil && containsAny(types.ExprString(fd.Recv.List[0].Type), lockWords)
+}
+
+// acquiredOnlyIn reports whether every acquire of l is in fd.
+func acquiredOnlyIn(l *Lock, fd *ast.FuncDecl) bool {
+	for _, a := range l.Acquires {
+		if a.In.Decl != fd {
+			return false
+		}
+	}
+	return true
+}
+
+// merge moves the ops of from into into and drops from.
+func (b *builder) merge(into, from *Lock) {
+	for _, op := range from.Acquires {
+		op.lock = into
+	}
+	for _, op := range from.Ops {
+		op.lock = into
+	}
+	into.Acquires = append(into.Acquires, from.Acquires...)
+	into.Ops = append(into.Ops, from.Ops...)
+	into.usedAsLock = into.usedAsLock || from.usedAsLock
+	sort.SliceStable(into.Acquires, func(i, j int) bool { return into.Acquires[i].Pos() < into.Acquires[j].Pos() })
+	for i, l := range b.locks {
+		if l == from {
+			b.locks = append(b.locks[:i], b.locks[i+1:]...)
+			break
+		}
+	}
+}
+
 var (
 	acquireWords = []string{"lock", "acquire", "obtain", "grab", "take", "mutex"}
-	releaseWords = []string{"unlock", "release", "free", "drop", "renew", "refresh", "extend", "keepalive", "heartbeat", "touch", "owner", "held", "check"}
+	// acquireEvidence name an acquire on their own; "take" and "grab" also
+	// name reads (a cache's doTake), so they need a lock word beside them.
+	acquireEvidence = []string{"lock", "acquire", "obtain", "mutex"}
+	releaseWords    = []string{"unlock", "release", "free", "drop", "renew", "refresh", "extend", "keepalive", "heartbeat", "touch", "owner", "held", "check"}
 	// releaseNameWords name a release or renewal as whole words of a
 	// function's name together with a lock word (LockDel, ClearLock,
 	// RemoveMutex): alone they name cache and data operations too
@@ -1123,6 +1227,9 @@ func (l *Lock) IsLock(pass *analysis.Pass) bool {
 	}
 	discarded := true
 	for _, a := range l.Acquires {
+		if onlyPrinted(pass, a) {
+			continue // a demo printing what SETNX answered
+		}
 		if !outcomeIgnored(pass, a, 0) && !commandWrapper(a.In.Decl) || l.releasedIn(pass, a) {
 			discarded = false // its outcome is read, or it is taken and released like a lock
 		}
@@ -1132,6 +1239,14 @@ func (l *Lock) IsLock(pass *analysis.Pass) bool {
 		}
 	}
 	return !discarded
+}
+
+// onlyPrinted is OnlyPrinted through helpers of this package.
+func onlyPrinted(pass *analysis.Pass, a *Op) bool {
+	for depth := 0; a.inner != nil && depth < 8; depth++ {
+		a = a.inner
+	}
+	return OnlyPrinted(pass, a)
 }
 
 // commandWrapper reports whether fd is named after the command it sends
@@ -1153,21 +1268,22 @@ func commandWrapper(fd *ast.FuncDecl) bool {
 // an error at most, not the NX outcome. An imported helper's is taken as
 // read.
 func outcomeIgnored(pass *analysis.Pass, a *Op, depth int) bool {
-	if a.Via == nil {
+	if a.Via == nil || a.inner == nil {
 		return OutcomeIgnored(pass, a)
 	}
-	if a.inner == nil || depth > 8 {
+	if depth > 8 {
 		return false
 	}
 	return outcomeIgnored(pass, a.inner, depth+1)
 }
 
 // releasedIn reports whether the key is deleted in the function that
-// takes it with a (directly, in a goroutine or deferred; in the same case
-// of a switch): acquire, work, release.
+// takes it with a, after it (directly, in a goroutine or deferred; in the
+// same case of a switch): acquire, work, release. A delete before the NX
+// write is an invalidation, then a refill.
 func (l *Lock) releasedIn(pass *analysis.Pass, a *Op) bool {
 	for _, op := range l.Ops {
-		if op.Kind == Delete && a.In.Decl != nil && op.In.Decl == a.In.Decl && caseOf(pass, op.Call) == caseOf(pass, a.Call) {
+		if op.Kind == Delete && a.In.Decl != nil && op.In.Decl == a.In.Decl && op.Pos() > a.Pos() && caseOf(pass, op.Call) == caseOf(pass, a.Call) {
 			return true
 		}
 	}
@@ -1205,7 +1321,7 @@ func (l *Lock) lockWord() bool {
 			if op.Kind == Read || op.Kind == Write || op.Kind == Unknown {
 				continue // a read in lockCache() says nothing about this key
 			}
-			if fd := op.In.Decl; fd != nil && (named(fd, lockWords) || named(fd, acquireWords) && op.Kind == Acquire || fd.Recv != nil && containsAny(types.ExprString(fd.Recv.List[0].Type), lockWords)) {
+			if fd := op.In.Decl; fd != nil && (named(fd, lockWords) || named(fd, acquireEvidence) && op.Kind == Acquire || lockReceiver(fd)) {
 				return true
 			}
 			if op.Via != nil && containsAny(op.Via.Name(), lockWords) {
@@ -1215,6 +1331,10 @@ func (l *Lock) lockWord() bool {
 	}
 	return false
 }
+
+// LockNamed reports whether a lock word names the key, a variable holding
+// it, or a function taking, releasing or renewing it.
+func (l *Lock) LockNamed() bool { return l.lockWord() }
 
 // unqualified drops the package name from calls in a rendered key
 // (release.lockKey(*) -> lockKey(*)), so a package named "release" or
@@ -1310,6 +1430,31 @@ func (b *builder) siblings(x, y *ast.FuncDecl) bool {
 		return b.pass.Fset.File(x.Pos()) == b.pass.Fset.File(y.Pos())
 	}
 	return recvType(b.pass.TypesInfo, x) == recvType(b.pass.TypesInfo, y)
+}
+
+// handleOf reports whether y is a method of a type x returns: the
+// handle an acquire hands back (V2Lock returns *Lock, whose V2Unlock
+// releases).
+func (b *builder) handleOf(x, y *ast.FuncDecl) bool {
+	if y.Recv == nil {
+		return false
+	}
+	fn, ok := b.pass.TypesInfo.Defs[x.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	recv := recvType(b.pass.TypesInfo, y)
+	res := fn.Type().(*types.Signature).Results()
+	for i := 0; i < res.Len(); i++ {
+		t := res.At(i).Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if recv != nil && types.Identical(t, recv) {
+			return true
+		}
+	}
+	return false
 }
 
 func recvType(info *types.Info, fd *ast.FuncDecl) types.Type {
