@@ -54,7 +54,7 @@ func reportHelper(pass *analysis.Pass, helpers map[*types.Func]*helper, reported
 	if acq.Judged {
 		return // the helper's own package saw the lock whole and judged it there
 	}
-	use := lockUse(l)
+	use := lockUse(pass.TypesInfo, l)
 	if use == nil || allDiscarded(pass, l) || !l.IsLock(pass) {
 		return
 	}

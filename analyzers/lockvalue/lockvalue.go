@@ -78,7 +78,7 @@ func run(pass *analysis.Pass) (any, error) {
 	origins := map[any]*analysis.Diagnostic{} // one report per constructor, helper or variable that makes the value
 	var diags []*analysis.Diagnostic
 	for _, l := range res.Locks {
-		use := lockUse(l)
+		use := lockUse(pass.TypesInfo, l)
 		if use == nil || allDiscarded(pass, l) || !l.IsLock(pass) {
 			continue // an NX marker never released or renewed, or a cache fill nobody checks: not a lock
 		}
@@ -95,6 +95,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			seen[v] = true
 			c := ctx{fd: acq.In.Decl, key: acq.Key.Exact}
+			c.keyFields, c.keyRecv = t.keyMethod(acq.KeyExpr)
 			if acq.KeyExpr != nil {
 				if sel, ok := ast.Unparen(acq.KeyExpr).(*ast.SelectorExpr); ok {
 					if s := pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.FieldVal {
@@ -177,16 +178,23 @@ func valueOf(pass *analysis.Pass, acq *lifecycle.Op) ast.Expr {
 				n = i + 1
 			}
 		}
-		if cmd.Script == nil || n == 0 || cmd.Script.SetValueArg(n) != 1 || len(cmd.ScriptArgs) == 0 || cmd.ScriptArgs[0] != acq.Value {
+		if cmd.Script == nil || n == 0 {
+			return nil
+		}
+		k := cmd.Script.SetValueArg(n) // the ARGV the script stores as the owner
+		if k < 1 || len(cmd.ScriptArgs) == 0 {
 			return nil
 		}
 		// go-redis flattens a slice argument: Eval(src, keys, []string{v, ttl}).
-		if lit, ok := ast.Unparen(acq.Value).(*ast.CompositeLit); ok && cmd.Client == redismodel.GoRedis && len(cmd.ScriptArgs) == 1 {
-			if _, isSlice := typeOf(pass.TypesInfo, lit).Underlying().(*types.Slice); isSlice && len(lit.Elts) > 0 {
-				if _, kv := lit.Elts[0].(*ast.KeyValueExpr); !kv {
-					return lit.Elts[0]
+		if lit, ok := ast.Unparen(cmd.ScriptArgs[0]).(*ast.CompositeLit); ok && cmd.Client == redismodel.GoRedis && len(cmd.ScriptArgs) == 1 {
+			if _, isSlice := typeOf(pass.TypesInfo, lit).Underlying().(*types.Slice); isSlice && k <= len(lit.Elts) {
+				if _, kv := lit.Elts[k-1].(*ast.KeyValueExpr); !kv {
+					return lit.Elts[k-1]
 				}
 			}
+			return nil
+		}
+		if k > len(cmd.ScriptArgs) || cmd.ScriptArgs[k-1] != acq.Value {
 			return nil
 		}
 	}
@@ -196,7 +204,7 @@ func valueOf(pass *analysis.Pass, acq *lifecycle.Op) ast.Expr {
 // lockUse returns the op that makes an NX key a lock: a release, a
 // renewal outside the acquiring code, or a value-checked write. Nil for
 // deduplication and idempotency markers, which are never released.
-func lockUse(l *lifecycle.Lock) *lifecycle.Op {
+func lockUse(info *types.Info, l *lifecycle.Lock) *lifecycle.Op {
 	for _, op := range l.Ops {
 		switch {
 		case op.Kind == lifecycle.Delete:
@@ -208,12 +216,33 @@ func lockUse(l *lifecycle.Lock) *lifecycle.Op {
 		}
 	}
 	if l.LockNamed() && !l.Key.HasParams() {
-		// Named a lock, released where we cannot read (a script behind
-		// the project's own Eval): the name is the evidence. A key the
-		// caller passes is judged there, with the caller's release.
-		return l.Acquires[0]
+		// A lock type keeping its token in a field beside the key
+		// (r.token), released where we cannot read (a script behind the
+		// project's own Eval): the kept token is for an owner check. A
+		// key the caller passes is judged there, with its release.
+		for _, acq := range l.Acquires {
+			if keptToken(info, acq) {
+				return acq
+			}
+		}
 	}
 	return nil
+}
+
+// keptToken reports whether acq stores a field of its method's receiver
+// (r.token), the receiver that also names the key.
+func keptToken(info *types.Info, acq *lifecycle.Op) bool {
+	fd := acq.In.Decl
+	if fd == nil || fd.Recv == nil || len(fd.Recv.List[0].Names) == 0 || acq.Value == nil {
+		return false
+	}
+	recv := info.Defs[fd.Recv.List[0].Names[0]]
+	sel, ok := ast.Unparen(acq.Value).(*ast.SelectorExpr)
+	if !ok || info.Selections[sel] == nil || info.Selections[sel].Kind() != types.FieldVal {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	return ok && recv != nil && info.Uses[id] == recv
 }
 
 // allDiscarded reports whether no acquire of the lock has its result

@@ -61,7 +61,12 @@ type ctx struct {
 	fd       *ast.FuncDecl
 	key      string
 	keyField *types.Var // the lock key is this struct field
-	depth    int
+	// keyFields are fields of the receiver the key is built from when it
+	// comes from a method (p.key() returning "lock:" + p.Name), and the
+	// receiver expression at the acquire.
+	keyFields map[*types.Var]bool
+	keyRecv   string
+	depth     int
 }
 
 // assign is one value a variable or field is given.
@@ -293,8 +298,12 @@ func (t *tracer) localsOf(fd *ast.FuncDecl) map[*types.Var][]assign {
 				taint(local(n.X))
 			}
 		case *ast.CallExpr:
-			// A slice passed to a call may be written by it.
+			// A slice passed to a call may be written by it, whole or
+			// in part (hex.Encode(buf[0:8], src)).
 			for _, a := range n.Args {
+				if se, ok := ast.Unparen(a).(*ast.SliceExpr); ok {
+					a = se.X
+				}
 				v := local(a)
 				if v == nil {
 					continue
@@ -491,6 +500,11 @@ func (t *tracer) eval(e ast.Expr, c ctx) val {
 	}
 	c.depth++
 	e = ast.Unparen(e)
+	if sel, ok := e.(*ast.SelectorExpr); ok && len(c.keyFields) > 0 {
+		if s := t.info.Selections[sel]; s != nil && s.Kind() == types.FieldVal && c.keyFields[s.Obj().(*types.Var)] && types.ExprString(sel.X) == c.keyRecv {
+			return val{k: kKeyPart}
+		}
+	}
 	if c.key != "" {
 		switch t.keyRelation(e, c) {
 		case kKey:
@@ -673,8 +687,11 @@ func (t *tracer) field(v *types.Var, c ctx) val {
 
 func (t *tracer) stores(v *types.Var, c ctx) val {
 	as := t.vars[v]
-	if len(as) == 0 || t.tainted[v] {
+	if t.tainted[v] {
 		return unknown
+	}
+	if len(as) == 0 {
+		return neverSet(v)
 	}
 	out := val{}
 	for _, a := range as {
@@ -707,6 +724,25 @@ func (t *tracer) stores(v *types.Var, c ctx) val {
 		}
 	}
 	return out
+}
+
+// neverSet is the value of a variable nothing in the package assigns: an
+// unexported string or integer field no other package can set either
+// keeps its zero value, the same for every holder.
+func neverSet(v *types.Var) val {
+	if !v.IsField() || v.Exported() {
+		return unknown
+	}
+	b, ok := v.Type().Underlying().(*types.Basic)
+	switch {
+	case !ok:
+		return unknown
+	case b.Info()&types.IsString != 0:
+		return val{k: kConst, konst: `"" (field ` + v.Name() + ` is never set)`}
+	case b.Info()&types.IsInteger != 0:
+		return val{k: kConst, konst: "0 (field " + v.Name() + " is never set)"}
+	}
+	return unknown
 }
 
 // litField returns the expression a struct literal gives field f.
@@ -894,4 +930,44 @@ func (t *tracer) returns(fd *ast.FuncDecl, idx int) val {
 func isTuple(info *types.Info, e ast.Expr) bool {
 	_, ok := info.TypeOf(e).(*types.Tuple)
 	return ok
+}
+
+// keyMethod sees through a key made by a method of this package with one
+// return statement (func (p Lock) key() string { return "lock:" + p.Name }):
+// the fields of its receiver the key is built from, and the receiver
+// expression at the call.
+func (t *tracer) keyMethod(keyExpr ast.Expr) (map[*types.Var]bool, string) {
+	call, ok := ast.Unparen(keyExpr).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return nil, ""
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, ""
+	}
+	fn, _ := typeutil.Callee(t.info, call).(*types.Func)
+	if fn == nil {
+		return nil, ""
+	}
+	fd := t.declOf[fn.Origin()]
+	if fd == nil || fd.Recv == nil || len(fd.Recv.List[0].Names) == 0 || len(fd.Body.List) != 1 {
+		return nil, ""
+	}
+	ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return nil, ""
+	}
+	recv := t.info.Defs[fd.Recv.List[0].Names[0]]
+	fields := map[*types.Var]bool{}
+	ast.Inspect(ret.Results[0], func(n ast.Node) bool {
+		if fs, ok := n.(*ast.SelectorExpr); ok {
+			if s := t.info.Selections[fs]; s != nil && s.Kind() == types.FieldVal {
+				if id, ok := ast.Unparen(fs.X).(*ast.Ident); ok && t.info.Uses[id] == recv {
+					fields[s.Obj().(*types.Var)] = true
+				}
+			}
+		}
+		return true
+	})
+	return fields, types.ExprString(sel.X)
 }

@@ -724,7 +724,9 @@ func (b *builder) commandOps(env *keyexpr.Env, c redismodel.Call) []*Op {
 			if acq, ttl := cmd.Script.AcquiresNX(n); acq {
 				op := mk(Acquire, k)
 				op.TTL, op.NoTTL = ttl, !ttl
-				if len(cmd.ScriptArgs) > 0 {
+				if k := cmd.Script.SetValueArg(n); k > 0 && k <= len(cmd.ScriptArgs) {
+					op.Value = cmd.ScriptArgs[k-1]
+				} else if len(cmd.ScriptArgs) > 0 {
 					op.Value = cmd.ScriptArgs[0]
 				}
 				ops = append(ops, op)
@@ -1180,7 +1182,7 @@ func (l *Lock) Flag() bool {
 		return false
 	}
 	for _, a := range l.Acquires {
-		if !a.NoTTL || a.In.Decl == nil || named(a.In.Decl, acquireWords) || containsAny(a.KeyText(), lockWords) {
+		if !a.NoTTL || a.In.Decl == nil || named(a.In.Decl, acquireWords) || named(a.In.Decl, lockWords) || containsAny(a.KeyText(), lockWords) {
 			return false
 		}
 	}
@@ -1203,8 +1205,10 @@ func (l *Lock) Flag() bool {
 	return true
 }
 
-// lockWords name locks in keys, variables and functions.
-var lockWords = []string{"lock", "mutex", "lease", "sema", "leader", "master", "guard"}
+// lockWords name locks in keys, variables and functions; a marker that
+// says work is in progress (MarkGuildProcessing, job:running) is a lock
+// taken for that work.
+var lockWords = []string{"lock", "mutex", "lease", "sema", "leader", "master", "guard", "processing", "inprogress", "running"}
 
 // dataWords name keys that record that something happened once (a
 // message consumed, a request seen), written with NX so the first writer

@@ -40,20 +40,31 @@ func (s *Script) SetValueArg(key int) int {
 			continue
 		}
 		cmd := strings.ToUpper(toks[i+4].text)
-		if cmd != "SET" && cmd != "SETNX" || toks[i+5].text != "," {
+		hash := cmd == "HSET" || cmd == "HSETNX" || cmd == "HINCRBY"
+		if cmd != "SET" && cmd != "SETNX" && !hash || toks[i+5].text != "," {
 			continue
 		}
 		k, j := index(i+6, "KEYS", keys)
 		if k != key || j >= len(toks) || toks[j].text != "," {
 			continue
 		}
-		v, _ := index(j+1, "ARGV", args)
-		nx := cmd == "SETNX"
-		for _, a := range callArgs(toks, i) {
-			nx = nx || strings.EqualFold(a, "NX")
-		}
-		if !nx {
-			continue
+		v, next := index(j+1, "ARGV", args)
+		if hash {
+			// The owner of a hash lock is its field (HINCRBY k ARGV[2] 1,
+			// Redisson's reentrant lock), or the value of a fixed field
+			// (HSET k "w" ARGV[1]). Only called for keys the script
+			// creates (AcquiresNX).
+			if v == 0 && next == j+1 && j+2 < len(toks) && toks[j+2].kind == tString && j+3 < len(toks) && toks[j+3].text == "," {
+				v, _ = index(j+4, "ARGV", args)
+			}
+		} else {
+			nx := cmd == "SETNX"
+			for _, a := range callArgs(toks, i) {
+				nx = nx || strings.EqualFold(a, "NX")
+			}
+			if !nx {
+				continue
+			}
 		}
 		if v == 0 || found != 0 && found != v {
 			return 0

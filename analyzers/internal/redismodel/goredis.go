@@ -250,6 +250,11 @@ func isFalse(info *types.Info, e ast.Expr) bool {
 // evalKeys reads the keys slice of an EVAL-like call and the ARGV that
 // follow it at args[from:].
 func (p *parser) evalKeys(cmd *Command, keys ast.Expr, args []ast.Expr, from int, spread bool) {
+	if v := p.varOf(keys); v != nil && v.Parent() != nil && v.Pkg() != nil && v.Parent() != v.Pkg().Scope() {
+		if def, ok := ast.Unparen(p.defs.Single(v)).(*ast.CompositeLit); ok {
+			keys = def // keys := []string{key}, assigned once
+		}
+	}
 	if lit, ok := ast.Unparen(keys).(*ast.CompositeLit); ok {
 		for _, elt := range lit.Elts {
 			if _, kv := elt.(*ast.KeyValueExpr); kv {

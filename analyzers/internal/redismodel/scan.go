@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -113,6 +114,8 @@ func (p *parser) command(call *ast.CallExpr) *Command {
 		return p.rueidis(call, fn)
 	case fn.Pkg() == p.pass.Pkg && p.rawWrappers()[fn]:
 		return p.redigo(call, fn)
+	case goRedisSubset(fn):
+		return p.goRedis(call, fn)
 	}
 	return nil
 }
@@ -321,4 +324,24 @@ func (s *scanner) pipelineState(cmd *Command, ctx *Context) {
 	case "Pipeline":
 		ctx.Pipeline = true
 	}
+}
+
+// goRedisSubset reports whether fn is a method of a project's own
+// interface that declares a go-redis command method with its go-redis
+// result (Expire(ctx, key, ttl) *redis.BoolCmd): a subset of the client,
+// implemented by it, so calls are that command whatever the package.
+func goRedisSubset(fn *types.Func) bool {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || sig.Results().Len() != 1 {
+		return false
+	}
+	ptr, ok := sig.Results().At(0).Type().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || !isGoRedis(named.Obj().Pkg().Path()) {
+		return false
+	}
+	return strings.HasSuffix(named.Obj().Name(), "Cmd")
 }
