@@ -246,3 +246,83 @@ func isBool(t types.Type, i int) bool {
 	b, ok := tu.At(i).Type().Underlying().(*types.Basic)
 	return ok && b.Kind() == types.Bool
 }
+
+// DecidesByOne reports whether the reply of an INCR call is compared with
+// the constant 1 and with nothing else (n == 1, n > 1, n != 1): the first
+// caller wins, as with SET NX. A reply compared with a limit, or used any
+// other way, is a counter.
+func DecidesByOne(pass *analysis.Pass, call *ast.CallExpr) bool {
+	path := callPath(pass, call)
+	var fd *ast.FuncDecl
+	for _, n := range path {
+		if f, ok := n.(*ast.FuncDecl); ok {
+			fd = f
+		}
+	}
+	if fd == nil {
+		return false
+	}
+	// The variables holding the reply: assigned from the call (through
+	// .Result()/.Val() or a client reply helper such as redis.Int), or
+	// from a reply helper given one of them (n, err := redis.Int(reply, err)).
+	vars := map[types.Object]bool{}
+	holds := func(e ast.Expr) bool {
+		for {
+			e = ast.Unparen(e)
+			switch x := e.(type) {
+			case *ast.CallExpr:
+				if x == call {
+					return true
+				}
+				if sel, ok := x.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Result" || sel.Sel.Name == "Val" || sel.Sel.Name == "Int64" || sel.Sel.Name == "Int") && len(x.Args) == 0 {
+					e = sel.X
+					continue
+				}
+				if clientCall(pass.TypesInfo, x) && len(x.Args) > 0 {
+					e = x.Args[0]
+					continue
+				}
+				return false
+			case *ast.Ident:
+				return vars[pass.TypesInfo.Uses[x]]
+			}
+			return false
+		}
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && len(as.Lhs) > 0 && holds(as.Rhs[0]) {
+			if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
+				vars[pass.TypesInfo.ObjectOf(id)] = true
+			}
+		}
+		return true
+	})
+	if len(vars) == 0 {
+		return false
+	}
+	one, other := false, false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		be, ok := n.(*ast.BinaryExpr)
+		if !ok {
+			return true
+		}
+		switch be.Op.String() {
+		case "==", "!=", "<", "<=", ">", ">=":
+		default:
+			return true
+		}
+		for _, pair := range [][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+			id, ok := ast.Unparen(pair[0]).(*ast.Ident)
+			if !ok || !vars[pass.TypesInfo.Uses[id]] {
+				continue
+			}
+			if tv, ok := pass.TypesInfo.Types[pair[1]]; ok && tv.Value != nil && tv.Value.String() == "1" {
+				one = true
+			} else if tv, ok := pass.TypesInfo.Types[pair[1]]; !ok || !tv.IsNil() {
+				other = true
+			}
+		}
+		return true
+	})
+	return one && !other
+}

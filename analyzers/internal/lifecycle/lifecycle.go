@@ -714,6 +714,14 @@ func (b *builder) commandOps(env *keyexpr.Env, c redismodel.Call) []*Op {
 		if cmd.Key() != nil {
 			ops = append(ops, mk(Read, cmd.Key()))
 		}
+	case "INCR":
+		// A counter whose first increment wins (if n > 1 { busy }) is a
+		// lock taken with INCR; a rate limiter compares with its limit.
+		if cmd.Key() != nil && DecidesByOne(b.pass, c.Call) {
+			op := mk(Acquire, cmd.Key())
+			op.NoTTL = true
+			ops = append(ops, op)
+		}
 	case "EVAL", "EVALSHA":
 		for i, k := range cmd.Keys {
 			if cmd.Script == nil || cmd.Partial {
@@ -1110,6 +1118,22 @@ func (b *builder) joinByParam(all []located) {
 			l.Ops = append(l.Ops, o.op)
 			l.ByParam = true
 			o.op.lock = l
+		}
+	}
+	// The same key built from the same parameters in sibling functions
+	// (Sprintf("%s_%s", prefix, id) in StartLimit and CancelLimit) is one
+	// key, even without a constant part to anchor it.
+	for _, a := range all {
+		op := a.op
+		if op.Kind != Acquire || op.lock == nil || !op.Key.HasParams() || op.Key.Param() >= 0 || op.Key.Anchored {
+			continue
+		}
+		for _, o := range all {
+			if o.fd == a.fd || o.op.lock != nil || o.op.Kind == Acquire || o.op.Key.Exact != op.Key.Exact || !b.siblings(a.fd, o.fd) {
+				continue
+			}
+			op.lock.Ops = append(op.lock.Ops, o.op)
+			o.op.lock = op.lock
 		}
 	}
 	for _, l := range b.locks {
