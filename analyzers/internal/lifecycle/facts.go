@@ -44,6 +44,10 @@ type FactOp struct {
 	// helper passes its own parameter through (0: none), so a caller's
 	// constant 0 is a lock without expiry.
 	TTLParam int
+	// ScriptParam is 1 + the parameter holding the Lua text of an
+	// Unknown EVAL on Key (0: none), ScriptKey that key's KEYS index: the
+	// caller's script says what the op is.
+	ScriptParam, ScriptKey int
 	TTL      bool
 	NoTTL    bool
 	Checked  bool

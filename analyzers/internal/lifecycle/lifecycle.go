@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/luascript"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
 )
 
@@ -79,6 +80,10 @@ type Op struct {
 	// ttlExpr is the TTL argument when neither is certain here (a
 	// wrapper's expiration parameter), for callers to decide.
 	ttlExpr ast.Expr
+	// scriptParam is 1 + the parameter holding the Lua text of an
+	// Unknown EVAL (a wrapper run with its caller's script), and
+	// scriptKey the KEYS index of the op's key.
+	scriptParam, scriptKey int
 	// Checked: a Delete/Expire/Write that is atomically conditioned on the
 	// key's value (compare-and-delete script, DELEX/SET IFEQ, or a queued
 	// command of a WATCH transaction that read the key).
@@ -306,6 +311,8 @@ type builder struct {
 	// results maps a call whose results are assigned (tok, err := f()) to
 	// the left-hand sides, so a helper's returned token gets a name.
 	results map[*ast.CallExpr][]ast.Expr
+	// pkgScripts are the package-level scripts (read once, on demand).
+	pkgScripts map[*types.Var]redismodel.ScriptValue
 }
 
 func newBuilder(pass *analysis.Pass) *builder {
@@ -614,6 +621,21 @@ func (b *builder) opsOf(fd *ast.FuncDecl) []*Op {
 			if !key.Known() {
 				continue
 			}
+			if fo.Kind == Unknown && fo.ScriptParam > 0 && fo.ScriptParam <= len(c.Call.Args) {
+				// exec(ctx, c, key, unlockScript, tok): the caller's script
+				// says what the helper's EVAL does to the key.
+				if s := b.scriptAt(c.Call.Args[fo.ScriptParam-1]); s != nil {
+					for _, sop := range scriptOps(s, fo.ScriptKey) {
+						sop.Key, sop.Call, sop.In, sop.Via, sop.ViaWhere, sop.fact, sop.viaIdx = key, c.Call, c.In, fn, fo.Where, -1, i
+						sop.Command = fo.Command
+						if p := fo.key().Param(); p >= 0 && p < len(c.Call.Args) {
+							sop.KeyExpr = c.Call.Args[p]
+						}
+						ops = append(ops, sop)
+					}
+					continue
+				}
+			}
 			op := &Op{
 				Kind: fo.Kind, Command: fo.Command, Key: key,
 				TTL: fo.TTL, NoTTL: fo.NoTTL, Checked: fo.Checked,
@@ -725,7 +747,13 @@ func (b *builder) commandOps(env *keyexpr.Env, c redismodel.Call) []*Op {
 	case "EVAL", "EVALSHA":
 		for i, k := range cmd.Keys {
 			if cmd.Script == nil || cmd.Partial {
-				ops = append(ops, mk(Unknown, k))
+				op := mk(Unknown, k)
+				if cmd.Script == nil && cmd.ScriptSource != nil { // Partial: spread ARGV, the keys are known
+					if p := env.Of(cmd.ScriptSource).Param(); p >= 0 {
+						op.scriptParam, op.scriptKey = p+1, i+1
+					}
+				}
+				ops = append(ops, op)
 				continue
 			}
 			n := i + 1
@@ -760,6 +788,59 @@ func (b *builder) commandOps(env *keyexpr.Env, c redismodel.Call) []*Op {
 		}
 	}
 	return out
+}
+
+// scriptAt reads the Lua text an argument names: a string constant, or a
+// package-level variable of this package or (through its fact) another.
+func (b *builder) scriptAt(e ast.Expr) *luascript.Script {
+	if tv, ok := b.pass.TypesInfo.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+		return luascript.Parse(constant.StringVal(tv.Value))
+	}
+	var id *ast.Ident
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	}
+	if id == nil {
+		return nil
+	}
+	v, ok := b.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+		return nil
+	}
+	if v.Pkg() == b.pass.Pkg {
+		if b.pkgScripts == nil {
+			b.pkgScripts = redismodel.PackageScripts(b.pass)
+		}
+		if sv, ok := b.pkgScripts[v]; ok {
+			return luascript.Parse(sv.Text)
+		}
+		return nil
+	}
+	if sv, ok := b.importedScript(v); ok {
+		return luascript.Parse(sv.Text)
+	}
+	return nil
+}
+
+// scriptOps are what a script does to its KEYS[n]: an NX acquire, a
+// delete, a renewal (never an expire of the key it creates itself).
+func scriptOps(s *luascript.Script, n int) []*Op {
+	var ops []*Op
+	if acq, ttl := s.AcquiresNX(n); acq {
+		ops = append(ops, &Op{Kind: Acquire, TTL: ttl, NoTTL: !ttl})
+	}
+	if del, checked := s.Deletes(n); del {
+		ops = append(ops, &Op{Kind: Delete, Checked: checked})
+	}
+	if exp, checked := s.Expires(n); exp {
+		if acq, _ := s.AcquiresNX(n); !acq {
+			ops = append(ops, &Op{Kind: Expire, TTL: true, Checked: checked})
+		}
+	}
+	return ops
 }
 
 // constZero reports whether e is a constant, and whether it is zero.
@@ -846,6 +927,7 @@ func (b *builder) summary(fd *ast.FuncDecl, ops []*Op) *FuncFact {
 		if op.ttlExpr != nil && !op.TTL && !op.NoTTL {
 			fo.TTLParam = env.Of(op.ttlExpr).Param() + 1
 		}
+		fo.ScriptParam, fo.ScriptKey = op.scriptParam, op.scriptKey
 		op.fact = len(f.Ops)
 		f.Ops = append(f.Ops, fo)
 	}

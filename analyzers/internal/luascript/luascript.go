@@ -116,7 +116,10 @@ func callEnd(toks []token, i int) int {
 	return len(toks)
 }
 
-func isDelete(c string) bool { return c == "DEL" || c == "UNLINK" || c == "GETDEL" || c == "DELEX" }
+// isDelete: HDEL removes a hash lock's owner field, its release.
+func isDelete(c string) bool {
+	return c == "DEL" || c == "UNLINK" || c == "GETDEL" || c == "DELEX" || c == "HDEL"
+}
 
 func isExpire(c string) bool {
 	switch c {
@@ -171,14 +174,18 @@ func Parse(src string) *Script {
 				keyAlias[name] = n
 			} else if toks[i+3].text == "ARGV" {
 				argAlias[name] = true
-			} else if cmd, n, ok := callAt(toks, i+3, keyIndex); ok && cmd == "GET" && n > 0 {
+			} else if cmd, n, ok := callAt(toks, i+3, keyIndex); ok && (cmd == "GET" || cmd == "HGET") && n > 0 {
 				getAlias[name] = n
 			}
 		}
-		// v == false after local v = redis.call('get', KEYS[n]): the key is
-		// absent in that branch.
-		if t.text == "==" && i > 0 && i+1 < len(toks) && (toks[i+1].text == "false" || toks[i+1].text == "nil") && getAlias[toks[i-1].text] > 0 {
+		// v == false (or v ~= false then return, or not v) after local v =
+		// redis.call('get'|'hget', KEYS[n], ...): the script tested that
+		// the key (or the lock's field) is absent before writing it.
+		if (t.text == "==" || t.text == "~=") && i > 0 && i+1 < len(toks) && (toks[i+1].text == "false" || toks[i+1].text == "nil") && getAlias[toks[i-1].text] > 0 {
 			absent[getAlias[toks[i-1].text]] = true
+		}
+		if t.text == "not" && i+1 < len(toks) && getAlias[toks[i+1].text] > 0 {
+			absent[getAlias[toks[i+1].text]] = true
 		}
 		// An owner check: a comparison with an argument on either side,
 		// e.g. redis.call('GET', KEYS[1]) == ARGV[1] or v ~= token.

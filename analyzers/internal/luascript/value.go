@@ -54,8 +54,8 @@ func (s *Script) SetValueArg(key int) int {
 			// Redisson's reentrant lock), or the value of a fixed field
 			// (HSET k "w" ARGV[1]). Only called for keys the script
 			// creates (AcquiresNX).
-			if v == 0 && next == j+1 && j+2 < len(toks) && toks[j+2].kind == tString && j+3 < len(toks) && toks[j+3].text == "," {
-				v, _ = index(j+4, "ARGV", args)
+			if v == 0 && next == j+1 && j+2 < len(toks) && toks[j+1].kind == tString && toks[j+2].text == "," {
+				v, _ = index(j+3, "ARGV", args)
 			}
 		} else {
 			nx := cmd == "SETNX"

@@ -104,6 +104,10 @@ type Command struct {
 	// Script is set for EVAL-like commands whose Lua text was found.
 	Script     *luascript.Script
 	ScriptArgs []ast.Expr // ARGV expressions, when known
+	// ScriptSource is the expression holding the Lua text when it could
+	// not be read here (a wrapper's parameter: NewScript(src)), so the
+	// lifecycle can read it at each caller.
+	ScriptSource ast.Expr
 
 	// Partial is true when some arguments could not be read; rules must
 	// not conclude anything from an option or TTL being absent.

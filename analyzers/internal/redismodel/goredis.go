@@ -53,6 +53,8 @@ func (p *parser) goRedis(call *ast.CallExpr, fn *types.Func) *Command {
 		cmd.Conn = arg(0)
 		if sv, ok := p.scriptObject(cmd.Recv, 0); ok {
 			cmd.Script = p.parse(sv.Text)
+		} else {
+			cmd.ScriptSource = p.scriptSource(cmd.Recv, 0)
 		}
 		p.evalKeys(cmd, arg(1), args, 2, spread)
 		return cmd
@@ -102,6 +104,9 @@ func (p *parser) goRedis(call *ast.CallExpr, fn *types.Func) *Command {
 		cmd.Name = "EVAL"
 		if name == "Eval" || name == "EvalRO" {
 			cmd.Script = p.scriptOf(arg(0))
+			if cmd.Script == nil {
+				cmd.ScriptSource = arg(0)
+			}
 		} else {
 			cmd.Name = "EVALSHA"
 		}

@@ -392,3 +392,26 @@ func PackageScripts(pass *analysis.Pass) map[*types.Var]ScriptValue {
 	}
 	return out
 }
+
+// scriptSource returns the expression a script object's text comes from
+// when scriptObject cannot read it: the argument of NewScript, through
+// local variables assigned once (lua := redis.NewScript(src)).
+func (p *parser) scriptSource(e ast.Expr, depth int) ast.Expr {
+	if e == nil || depth > 6 {
+		return nil
+	}
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CallExpr:
+		fn, _ := typeutil.Callee(p.info, e).(*types.Func)
+		if fn != nil && fn.Pkg() != nil && isGoRedis(fn.Pkg().Path()) && fn.Name() == "NewScript" && len(e.Args) == 1 {
+			return e.Args[0]
+		}
+	case *ast.Ident:
+		if v := p.varOf(e); v != nil {
+			if def := p.defs.Single(v); def != nil {
+				return p.scriptSource(def, depth+1)
+			}
+		}
+	}
+	return nil
+}
