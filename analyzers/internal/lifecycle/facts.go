@@ -48,12 +48,12 @@ type FactOp struct {
 	// Unknown EVAL on Key (0: none), ScriptKey that key's KEYS index: the
 	// caller's script says what the op is.
 	ScriptParam, ScriptKey int
-	TTL      bool
-	NoTTL    bool
-	Checked  bool
-	Multi    bool   // queued inside MULTI/EXEC in the helper
-	InGo     bool   // sent from a goroutine the helper starts
-	Where    string // file:line of the command, for messages
+	TTL                    bool
+	NoTTL                  bool
+	Checked                bool
+	Multi                  bool   // queued inside MULTI/EXEC in the helper
+	InGo                   bool   // sent from a goroutine the helper starts
+	Where                  string // file:line of the command, for messages
 	// InLock is true when the helper's own package already saw this op as
 	// part of a lock lifecycle, so rules judged it there.
 	InLock bool
