@@ -16,8 +16,12 @@
 //     "lock:order:"+orderID);
 //   - a timestamp: time.Now() and anything computed from it (Unix,
 //     UnixNano, Add, Format, String);
-//   - the hostname or the process ID (os.Hostname, os.Getpid), alone or
-//     together;
+//   - the hostname, the process ID (os.Hostname, os.Getpid) or a
+//     goroutine id parsed from runtime.Stack, alone or together;
+//   - an unexported field nothing in the package ever sets (its zero
+//     value, the same for every holder);
+//   - for a Redisson-style hash lock, the owner field (HINCRBY k ARGV[2] 1)
+//     or the value of a fixed field (HSET k "w" ARGV[1]);
 //   - math/rand or math/rand/v2 output from a small range, strings drawn
 //     letter by letter from it, a source of one's own (rand.New), or the
 //     global source seeded with a constant or re-seeded in the function
@@ -28,8 +32,10 @@
 //
 // The value is traced through local variables, struct fields set in a
 // constructor in another file, package variables, helper functions of
-// the package, and exported helpers of other packages that use Redis or
-// math/rand (by analysis facts; other packages are not read, for speed).
+// the package, and exported helpers of other packages that use Redis,
+// math/rand, os or runtime (by analysis facts; other packages are not
+// read, for speed). A value made once and stored by several acquires of
+// one function (a retry loop) is reported once.
 // A weak value made outside the acquiring function (a constructor, a
 // token helper of the package) is reported once, where it is made, with
 // every acquire that stores it as related information.

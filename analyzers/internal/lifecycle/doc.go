@@ -97,7 +97,8 @@
 // An NX key is not always a lock: real code seeds records, writes
 // idempotency and dedup markers, toggles flags and fills caches with NX.
 // [Lock.IsLock] asks for evidence before rules report: a lock word (lock,
-// mutex, lease, sema, leader, master, guard) in the key, the variable or
+// mutex, lease, sema, leader, master, guard, and markers of work in
+// progress: processing, inprogress, running) in the key, the variable or
 // field holding it, or the functions (and receiver types) around it; or an
 // acquire whose outcome is read, or that its own function releases. It is
 // data when it is a state flag ([Lock.Flag]: NX without TTL, set and
@@ -115,9 +116,17 @@
 // whose only implementation is in the same package gets the
 // implementation's fact. FactOp.InLock (Op.Judged at callers) says the
 // helper's own package already saw the op in a lock, so rules report the
-// defect there, once. [ScriptFact] carries Lua text of package-level
-// script variables across packages; [PackageFact] marks packages that use
-// Redis.
+// defect there, once. A wrapper's own parameters travel in its fact too:
+// TTLParam (a caller's constant 0 is an acquire without expiry) and
+// ScriptParam/ScriptKey (exec(ctx, c, key, script, args...): the
+// caller's script says what the EVAL does to the key). [ScriptFact]
+// carries Lua text of package-level script variables across packages;
+// [ClientFact] marks interfaces declared with //locklint:client go-redis;
+// [PackageFact] marks packages that use Redis.
+//
+// An INCR whose reply is compared with 1 and nothing else (if n > 1 {
+// busy }) is an acquire: the first caller wins. A counter compared with a
+// limit is a rate limiter and no lock.
 //
 // # Stability
 //

@@ -98,3 +98,12 @@ type PackageFact struct{}
 func (*PackageFact) AFact() {}
 
 func (*PackageFact) String() string { return "uses redis" }
+
+// ClientFact marks an interface declared with the //locklint:client
+// go-redis directive: its methods are read as go-redis commands in every
+// package that calls them.
+type ClientFact struct{}
+
+func (*ClientFact) AFact() {}
+
+func (*ClientFact) String() string { return "go-redis client" }

@@ -31,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:              run,
 	RunDespiteErrors: true,
 	ResultType:       reflect.TypeFor[*Result](),
-	FactTypes:        []analysis.Fact{new(FuncFact), new(ScriptFact), new(PackageFact)},
+	FactTypes:        []analysis.Fact{new(FuncFact), new(ScriptFact), new(PackageFact), new(ClientFact)},
 }
 
 // OpKind is what an operation does to a key.
@@ -258,10 +258,14 @@ func run(pass *analysis.Pass) (any, error) {
 	for v, sv := range redismodel.PackageScripts(pass) {
 		pass.ExportObjectFact(v, &ScriptFact{Text: sv.Text, KeyCount: sv.KeyCount})
 	}
+	for tn := range redismodel.ClientInterfaces(pass) {
+		pass.ExportObjectFact(tn, new(ClientFact))
+	}
 
 	b := newBuilder(pass)
 	res.Env = b.env
-	redismodel.Scan(pass, redismodel.ScanOptions{Defs: b.defs, ImportedScript: b.importedScript}, func(c redismodel.Call) {
+	importedClient := func(tn *types.TypeName) bool { return pass.ImportObjectFact(tn, new(ClientFact)) }
+	redismodel.Scan(pass, redismodel.ScanOptions{Defs: b.defs, ImportedScript: b.importedScript, ImportedClient: importedClient}, func(c redismodel.Call) {
 		if c.In.Decl != nil {
 			b.calls[c.In.Decl] = append(b.calls[c.In.Decl], c)
 		}
@@ -284,7 +288,7 @@ func run(pass *analysis.Pass) (any, error) {
 // relevant reports whether the package uses a client directly or imports
 // a package that does.
 func relevant(pass *analysis.Pass) bool {
-	if redismodel.ImportsClient(pass.Pkg) {
+	if redismodel.ImportsClient(pass.Pkg) || len(redismodel.ClientInterfaces(pass)) > 0 {
 		return true
 	}
 	for _, imp := range pass.Pkg.Imports() {

@@ -51,6 +51,9 @@ type ScanOptions struct {
 	// ImportedScript returns the Lua text behind a package-level variable
 	// of another package (from a fact). May be nil.
 	ImportedScript func(*types.Var) (ScriptValue, bool)
+	// ImportedClient reports whether an interface of another package is
+	// marked with ClientDirective (from a fact). May be nil.
+	ImportedClient func(*types.TypeName) bool
 }
 
 // ImportsClient reports whether pkg imports a supported Redis client
@@ -78,6 +81,7 @@ func Scan(pass *analysis.Pass, opts ScanOptions, visit func(Call)) {
 		defs = keyexpr.NewDefs(pass.TypesInfo, pass.Files)
 	}
 	p := newParser(pass, defs, opts.ImportedScript)
+	p.importedClient = opts.ImportedClient
 	for _, f := range pass.Files {
 		s := &scanner{p: p, visit: visit, roles: map[*ast.FuncLit]role{}}
 		s.findRoles(f)
@@ -114,7 +118,7 @@ func (p *parser) command(call *ast.CallExpr) *Command {
 		return p.rueidis(call, fn)
 	case fn.Pkg() == p.pass.Pkg && p.rawWrappers()[fn]:
 		return p.redigo(call, fn)
-	case goRedisSubset(fn):
+	case goRedisSubset(fn) || p.optedIn(fn):
 		return p.goRedis(call, fn)
 	}
 	return nil

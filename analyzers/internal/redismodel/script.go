@@ -37,6 +37,10 @@ type parser struct {
 	// (from an analysis fact). May be nil.
 	imported func(*types.Var) (ScriptValue, bool)
 	raw      map[*types.Func]bool // the package's raw command wrappers (rawWrappers)
+	// clients are this package's interfaces marked as go-redis clients;
+	// importedClient looks up another package's (from a fact). May be nil.
+	clients        map[*types.TypeName]bool
+	importedClient func(*types.TypeName) bool
 }
 
 func newParser(pass *analysis.Pass, defs *keyexpr.Defs, imported func(*types.Var) (ScriptValue, bool)) *parser {
