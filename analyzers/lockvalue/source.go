@@ -641,7 +641,14 @@ func (t *tracer) ident(id *ast.Ident, c ctx) val {
 	t.inLocal[v] = true
 	defer delete(t.inLocal, v)
 	out := val{}
+	overridden := false
 	for _, a := range as {
+		if len(as) > 1 && t.optionalArg(a.rhs, c.fd) {
+			// value = args[0] when the caller passes the optional value:
+			// the other assignments are what every other caller stores.
+			overridden = true
+			continue
+		}
 		switch a.idx {
 		case -2:
 			return unknown
@@ -661,6 +668,9 @@ func (t *tracer) ident(id *ast.Ident, c ctx) val {
 		if out.k&kUnknown != 0 {
 			return unknown
 		}
+	}
+	if overridden && out.k == kConst && out.konst != "" {
+		out.konst += " (unless the caller passes a value)"
 	}
 	return out
 }
@@ -970,4 +980,23 @@ func (t *tracer) keyMethod(keyExpr ast.Expr) (map[*types.Var]bool, string) {
 		return true
 	})
 	return fields, types.ExprString(sel.X)
+}
+
+// optionalArg reports whether e is an element of fd's variadic parameter
+// (args[0] of func(key string, args ...any)): a value only some callers pass.
+func (t *tracer) optionalArg(e ast.Expr, fd *ast.FuncDecl) bool {
+	ix, ok := ast.Unparen(e).(*ast.IndexExpr)
+	if !ok || fd == nil {
+		return false
+	}
+	id, ok := ast.Unparen(ix.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	fn, ok := t.info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	return sig.Variadic() && t.info.Uses[id] == sig.Params().At(sig.Params().Len()-1)
 }
