@@ -1189,7 +1189,7 @@ func (b *builder) joinByParam(all []located) {
 			if o.fd == a.fd || o.op.Key.Param() < 0 || !b.siblings(a.fd, o.fd) && !b.handleOf(a.fd, o.fd) {
 				continue
 			}
-			if o.op.Kind == Acquire || !releaseNamed(o.fd) {
+			if o.op.Kind == Acquire || !releaseNamed(o.fd) && !(pairedRelease(o.fd) && hasWord(a.fd.Name.Name, []string{"acquire", "lock", "obtain"})) {
 				continue
 			}
 			if other := o.op.lock; other != nil {
@@ -1478,6 +1478,13 @@ func unqualified(key string) string {
 // next to a lock word (LockDel, ClearLock).
 func releaseNamed(fd *ast.FuncDecl) bool {
 	return named(fd, releaseWords) || hasWord(fd.Name.Name, releaseNameWords) && hasWord(fd.Name.Name, lockWords)
+}
+
+// pairedRelease reports whether fd is named like the other half of a
+// take/give-back pair (ClearSlot beside AcquireSlot): whole words only,
+// and not del/delete, which name plain data operations just as often.
+func pairedRelease(fd *ast.FuncDecl) bool {
+	return hasWord(fd.Name.Name, []string{"clear", "remove", "reset", "finish", "unset", "leave", "exit", "done"})
 }
 
 // hasWord reports whether the identifier name has one of words as a

@@ -88,7 +88,7 @@ func SetArgs(conn redis.Conn, key string, value interface{}, opts []interface{})
 	return reply == "OK"
 }
 
-func UnsetArgs(conn redis.Conn, key string) {
+func ForgetArgs(conn redis.Conn, key string) {
 	_, _ = conn.Do("DEL", key)
 }
 
