@@ -301,6 +301,20 @@ func DecidesByOne(pass *analysis.Pass, call *ast.CallExpr) bool {
 		return false
 	}
 	one, other := false, false
+	// Every read of the reply must be a comparison or feed another holder
+	// of it: returned or passed on, the caller decides what it means.
+	seen := map[*ast.Ident]bool{}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Rhs) == 1 && holds(as.Rhs[0]) {
+			ast.Inspect(as.Rhs[0], func(m ast.Node) bool {
+				if id, ok := m.(*ast.Ident); ok {
+					seen[id] = true
+				}
+				return true
+			})
+		}
+		return true
+	})
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		be, ok := n.(*ast.BinaryExpr)
 		if !ok {
@@ -316,11 +330,29 @@ func DecidesByOne(pass *analysis.Pass, call *ast.CallExpr) bool {
 			if !ok || !vars[pass.TypesInfo.Uses[id]] {
 				continue
 			}
+			seen[id] = true
 			if tv, ok := pass.TypesInfo.Types[pair[1]]; ok && tv.Value != nil && tv.Value.String() == "1" {
 				one = true
 			} else if tv, ok := pass.TypesInfo.Types[pair[1]]; !ok || !tv.IsNil() {
 				other = true
 			}
+		}
+		return true
+	})
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok {
+			for _, r := range as.Rhs {
+				ast.Inspect(r, func(m ast.Node) bool {
+					if id, ok := m.(*ast.Ident); ok && vars[pass.TypesInfo.Uses[id]] && !seen[id] {
+						other = true
+					}
+					return true
+				})
+			}
+			return false // a reassignment of the reply is no read
+		}
+		if id, ok := n.(*ast.Ident); ok && vars[pass.TypesInfo.Uses[id]] && !seen[id] {
+			other = true
 		}
 		return true
 	})

@@ -46,3 +46,16 @@ func Allow(conn redigo.Conn, user string, limit int) bool {
 	}
 	return n <= limit
 }
+
+// Incr counts and returns the count; the first hit sets the TTL. Its
+// callers decide what the count means: no lock here.
+func Incr(conn redigo.Conn, key string, ttl int) (int, error) {
+	n, err := redigo.Int(conn.Do("INCR", key))
+	if err != nil {
+		return 0, err
+	}
+	if n == 1 {
+		_, _ = conn.Do("EXPIRE", key, ttl)
+	}
+	return n, nil
+}
