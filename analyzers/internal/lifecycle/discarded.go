@@ -23,7 +23,7 @@ import (
 // about such keys.
 func Discarded(pass *analysis.Pass, op *Op) bool {
 	if op.In.Multi || op.In.Pipeline {
-		return false
+		return queuedAndDropped(pass, op)
 	}
 	path := callPath(pass, op.Call)
 	var cur ast.Node = op.Call
@@ -357,4 +357,50 @@ func DecidesByOne(pass *analysis.Pass, call *ast.CallExpr) bool {
 		return true
 	})
 	return one && !other
+}
+
+// queuedAndDropped reports whether a command queued in a pipeline or a
+// transaction is a statement of its own (its *Cmd dropped) in a function
+// that never reads the queued results (_, err := pipe.Exec(ctx)): nobody
+// can see whether its NX won.
+func queuedAndDropped(pass *analysis.Pass, op *Op) bool {
+	path := callPath(pass, op.Call)
+	if len(path) < 2 || path[0] != op.Call {
+		return false
+	}
+	if _, ok := path[1].(*ast.ExprStmt); !ok {
+		return false
+	}
+	var fd *ast.FuncDecl
+	for _, n := range path {
+		if f, ok := n.(*ast.FuncDecl); ok {
+			fd = f
+		}
+	}
+	if fd == nil {
+		return false
+	}
+	read := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+			return true
+		}
+		call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		switch sel.Sel.Name {
+		case "Exec", "Pipelined", "TxPipelined":
+			if id, ok := as.Lhs[0].(*ast.Ident); !ok || id.Name != "_" {
+				read = true // the queued results come back and may be read
+			}
+		}
+		return true
+	})
+	return !read
 }

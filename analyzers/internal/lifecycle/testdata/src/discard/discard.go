@@ -43,9 +43,28 @@ func rueidisShapes(ctx context.Context, c rueidis.Client, k string) {
 	}
 }
 
+// Nobody reads what the queued SETNX answered: neither its cmd nor the
+// results TxPipelined returns.
 func pipelined(ctx context.Context, k string) {
 	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.SetNX(ctx, k, "v", time.Second) // want `discarded`
+		return nil
+	})
+}
+
+func pipelinedRead(ctx context.Context, k string) bool {
+	cmds, err := rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.SetNX(ctx, k, "v", time.Second) // want `used`
 		return nil
 	})
+	return err == nil && cmds[0].(*redis.BoolCmd).Val()
+}
+
+func pipelinedKept(ctx context.Context, k string) bool {
+	var won *redis.BoolCmd
+	_, err := rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		won = p.SetNX(ctx, k, "v", time.Second) // want `used`
+		return nil
+	})
+	return err == nil && won.Val()
 }
