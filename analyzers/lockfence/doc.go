@@ -54,6 +54,8 @@
 // acquire failed, or in deferred calls; writes through safelock/fence
 // helpers; SQL whose text cannot be read; writes behind interface
 // methods and func values; Redis writes inside helpers (mostly caches);
+// a SET/SETEX with a TTL of a key named as a cache (the mutex around a
+// cache rebuild guards the database, and the cached copy expires);
 // _test.go files. A call that hands the lock's key to a func value or
 // an unresolved interface method, or the library lock to a helper, may
 // release it, so the section ends there. A SETNX that is never released

@@ -21,13 +21,12 @@ const (
 
 // flow answers path questions about one acquire on its function's CFG.
 type flow struct {
-	info    *types.Info
-	g       *cfg.CFG
-	out     outcome
-	a       *acquire
-	cases   map[*ast.CaseClause]*ast.SwitchStmt
-	kills   map[*types.Var]bool // assigning these ends a path: the outcome is renewed
-	release func(ast.Node) ast.Node
+	info  *types.Info
+	g     *cfg.CFG
+	out   outcome
+	a     *acquire
+	cases map[*ast.CaseClause]*ast.SwitchStmt
+	kills map[*types.Var]bool // assigning these ends a path: the outcome is renewed
 }
 
 // failEdge returns which successor of a condition block is taken when
@@ -161,11 +160,10 @@ func (f *flow) follows(what, tested failed) bool {
 	return what == failErr || f.a.signal == byError
 }
 
-// search walks from the failure edge of cond block b. It returns the first
-// release of the same lock reached, and — when the failure branch falls
-// through to the code after its if statement (join) — the first
-// non-trivial call reached after the join.
-func (f *flow) search(b *cfg.Block, edge int, what failed, join *cfg.Block) (release, call ast.Node) {
+// search walks from the failure edge of cond block b. When the failure
+// branch falls through to the code after its if statement (join), it
+// returns the first non-trivial call reached after the join, else nil.
+func (f *flow) search(b *cfg.Block, edge int, what failed, join *cfg.Block) (call ast.Node) {
 	type state struct {
 		blk    *cfg.Block
 		joined bool
@@ -188,9 +186,6 @@ func (f *flow) search(b *cfg.Block, edge int, what failed, join *cfg.Block) (rel
 				stop = true
 				break
 			}
-			if release == nil {
-				release = f.release(n)
-			}
 			if s.joined && call == nil {
 				call = f.firstCall(n)
 			}
@@ -211,7 +206,7 @@ func (f *flow) search(b *cfg.Block, edge int, what failed, join *cfg.Block) (rel
 			work = append(work, state{succ, s.joined})
 		}
 	}
-	return release, call
+	return call
 }
 
 // assigns reports whether n assigns an outcome variable.

@@ -263,17 +263,10 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 			f.kills[o.v] = true
 		}
 	}
-	releases := r.releases(fd, op)
-	f.release = func(n ast.Node) ast.Node {
-		for _, rel := range releases {
-			if n.Pos() <= rel.Pos() && rel.Call.End() <= n.End() {
-				return rel.Call
-			}
-		}
-		return nil
-	}
-	var falls, rels []analysis.Diagnostic
-	seenRel := map[ast.Node]bool{}
+	// A failure path that reaches an unchecked DEL of the lock is not
+	// reported here: lockrelease reports that DEL on the same line, and
+	// its compare-and-delete fix makes a release on failure harmless.
+	var falls []analysis.Diagnostic
 	for _, b := range g.Blocks {
 		edge, tested := f.failEdge(b)
 		if edge < 0 || !b.Live {
@@ -284,9 +277,7 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 			continue // a retry loop's condition before the acquire
 		}
 		join := r.fallThroughJoin(g, f, b.Succs[edge])
-		rel, call := f.search(b, edge, tested, join)
-		switch {
-		case call != nil:
+		if call := f.search(b, edge, tested, join); call != nil {
 			falls = append(falls, analysis.Diagnostic{
 				Pos: cond.Pos(), End: cond.End(),
 				Message: fmt.Sprintf("when %s fails (%s), this branch falls through into the code that needs the lock: %s runs without it; stop on failure (return, continue)%s",
@@ -296,22 +287,7 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 					{Pos: call.Pos(), End: call.End(), Message: "runs without the lock"},
 				},
 			})
-		case rel != nil && !seenRel[rel]:
-			seenRel[rel] = true
-			rels = append(rels, analysis.Diagnostic{
-				Pos: rel.Pos(), End: rel.End(),
-				Message: fmt.Sprintf("this release of %s also runs when the acquire failed (%s): it deletes the lock another owner holds; stop on failure before releasing, or use %s",
-					op.KeyText(), fixes.Source(r.pass, cond), instead),
-				Related: []analysis.RelatedInformation{
-					{Pos: cond.Pos(), End: cond.End(), Message: "the acquire failed here"},
-				},
-			})
 		}
-	}
-	// A branch that falls through is the defect; the release it reaches
-	// is one of its effects.
-	if len(falls) == 0 {
-		falls = rels
 	}
 	for _, d := range falls {
 		r.pass.Report(d)
@@ -364,21 +340,6 @@ func changesState(body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
-}
-
-// releases lists the unchecked DELs of the same lock in fd. (An EXPIRE on
-// the failure path may be deliberate: repairing a lock left without TTL.)
-func (r *runner) releases(fd *ast.FuncDecl, op *lifecycle.Op) []*lifecycle.Op {
-	if op == nil || op.Lock() == nil {
-		return nil
-	}
-	var out []*lifecycle.Op
-	for _, o := range r.res.Funcs[fd] {
-		if o.Lock() == op.Lock() && o.Kind == lifecycle.Delete && isDel(o) && !o.Checked && o.Call != nil {
-			out = append(out, o)
-		}
-	}
-	return out
 }
 
 // cfgOf returns the CFG of the innermost function around call. It is

@@ -84,7 +84,7 @@ func Classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *red
 // statement as a parameter).
 func classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *redismodel.Command, anyText bool) *Write {
 	if cmd != nil {
-		return redisWrite(cmd)
+		return redisWrite(info, defs, cmd)
 	}
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil {
@@ -121,11 +121,29 @@ var redisWrites = map[string]bool{
 	"JSON.SET": true,
 }
 
-func redisWrite(cmd *redismodel.Command) *Write {
+// cacheFill reports whether cmd sets a key named as a cache with a TTL
+// (SETEX cache:shop:42, SET CACHE_KEY+id v EX 60): the mutex around a
+// cache rebuild guards the database, not the cached copy.
+func cacheFill(info *types.Info, defs *keyexpr.Defs, cmd *redismodel.Command) bool {
+	switch cmd.Name {
+	case "SET", "SETEX", "PSETEX":
+	default:
+		return false
+	}
+	if !cmd.SetsExpiry() || cmd.Key() == nil {
+		return false
+	}
+	key := resolve(info, defs, cmd.Key()) // key := CACHE_SHOP_KEY + id
+	return strings.Contains(strings.ToLower(types.ExprString(key)), "cache")
+}
+
+func redisWrite(info *types.Info, defs *keyexpr.Defs, cmd *redismodel.Command) *Write {
 	w := &Write{Kind: Redis, Call: cmd.Call, Cmd: cmd, What: "Redis " + cmd.Name}
 	switch {
 	case cmd.Name == "SET" && cmd.Opts.NX:
 		return nil // another lock, not a write of data
+	case cacheFill(info, defs, cmd):
+		return nil // a cache entry with a TTL: a stale fill expires, the store of record is elsewhere
 	case redisWrites[cmd.Name]:
 	case (cmd.Name == "EVAL" || cmd.Name == "EVALSHA") && cmd.Script != nil && !cmd.Partial:
 		if !scriptWrites(cmd) {
