@@ -11,14 +11,20 @@
 // ExpireAt, a rueidis Set().Nx() without Ex/Px) when
 //
 //   - a separate EXPIRE or PEXPIRE later gives the same key its TTL, or
-//   - nothing ever gives it a TTL, yet it is released like a lock (DEL).
+//   - nothing ever gives it a TTL, yet it is released like a lock (DEL),
+//     or its key and the function taking it both name a lock and that
+//     function reads whether it won (the release may be out of sight: a
+//     slice of taken keys handed to UnlockKeys). A wrapper's TTL
+//     parameter is judged at each caller: SetNX(key, 1, 0) through the
+//     project's own SetNX(key, v, ttl) is an acquire without a TTL.
 //
 // The acquire and the release may be in different functions, methods,
 // files or packages, and behind helpers and the project's own interfaces.
 // Not reported: SETNX and EXPIRE queued together in one MULTI/EXEC
 // (TxPipeline, TxPipelined), which Redis runs atomically; NX keys that are
 // never deleted and never given a TTL (deduplication and idempotency
-// markers); NX keys that are data rather than locks (idempotency and
+// markers), and locks taken by a function named to never expire
+// (LockForever, AddLockDisExpire); NX keys that are data rather than locks (idempotency and
 // dedup records, seeds, cache fills nobody checks, Pause/Resume flags: no
 // lock word near them, and either a record's name or an outcome nobody
 // reads); keys whose TTL comes from a script or command locklint cannot

@@ -54,15 +54,26 @@ func run(pass *analysis.Pass) (any, error) {
 				})
 				continue
 			}
-			if del := neverExpires(l, acq); del != nil && !expiresNearby(res, l, acq, del) && !namedForever(acq) {
-				pass.Report(analysis.Diagnostic{
-					Pos: acq.Pos(), End: acq.Call.End(),
-					Message: fmt.Sprintf("lock %s is acquired with %s without a TTL: "+
-						"if the holder dies before it releases, the lock is held forever; "+
-						"give the acquire a TTL (SET NX PX) or use safelock.Locker.TryAcquire", acq.KeyText(), acq.Describe()),
-					Related: []analysis.RelatedInformation{{Pos: del.Pos(), End: del.Call.End(), Message: "released here, the only way the lock goes away"}},
-				})
+			del, none := neverExpires(l, acq)
+			if !none || namedForever(acq) {
+				continue
 			}
+			d := analysis.Diagnostic{
+				Pos: acq.Pos(), End: acq.Call.End(),
+				Message: fmt.Sprintf("lock %s is acquired with %s without a TTL: "+
+					"if the holder dies before it releases, the lock is held forever; "+
+					"give the acquire a TTL (SET NX PX) or use safelock.Locker.TryAcquire", acq.KeyText(), acq.Describe()),
+			}
+			switch {
+			case del != nil && !expiresNearby(res, l, acq, del):
+				d.Related = []analysis.RelatedInformation{{Pos: del.Pos(), End: del.Call.End(), Message: "released here, the only way the lock goes away"}}
+			case del == nil && namedLock(pass, acq) && !expiresNearby(res, l, acq):
+				// Released where we cannot follow the key (a slice of
+				// taken keys handed to UnlockKeys): the names say lock.
+			default:
+				continue
+			}
+			pass.Report(d)
 		}
 	}
 	return nil, nil
@@ -91,25 +102,95 @@ func atomicTogether(a, b *lifecycle.Op) bool {
 	return a.In.Multi && b.In.Multi && a.In.Decl == b.In.Decl && a.In.Lit == b.In.Lit
 }
 
-// neverExpires returns a release of a lock that acq takes without a TTL
-// and nothing else ever gives one, or nil. Judged per acquire: another
-// acquire of the same lock with a TTL (the other branch of if ttl > 0)
-// does not help this one. Only keys that are released are locks; an NX
-// marker that is never deleted is a deduplication record, not a lock.
-func neverExpires(l *lifecycle.Lock, acq *lifecycle.Op) *lifecycle.Op {
+// neverExpires reports whether nothing gives the lock acq takes without a
+// TTL one (none), and returns its first release, if any. Judged per
+// acquire: another acquire of the same lock with a TTL (the other branch
+// of if ttl > 0) does not help this one. Only keys that are released, or
+// named as locks, are locks; an NX marker that is never deleted is a
+// deduplication record.
+func neverExpires(l *lifecycle.Lock, acq *lifecycle.Op) (del *lifecycle.Op, none bool) {
 	if !acq.NoTTL {
-		return nil
+		return nil, false
 	}
-	var del *lifecycle.Op
 	for _, op := range l.Ops {
 		switch {
 		case op.Kind == lifecycle.Unknown, op.TTL:
-			return nil
+			return nil, false
 		case op.Kind == lifecycle.Delete && del == nil:
 			del = op
 		}
 	}
-	return del
+	return del, true
+}
+
+// namedLock reports whether both the key and the function taking it with
+// NX name a lock, and the function reads whether it won: a lock whose
+// release we cannot follow, not a marker.
+func namedLock(pass *analysis.Pass, acq *lifecycle.Op) bool {
+	fd := acq.In.Decl
+	if fd == nil || acq.Via != nil || lifecycle.OutcomeIgnored(pass, acq) {
+		return false
+	}
+	return strings.Contains(strings.ToLower(fd.Name.Name), "lock") && keyNamesLock(pass, acq)
+}
+
+// keyNamesLock reports whether the key's expression, or the single value
+// of a local it is held in, mentions a lock (LockKeyPrefix, "lock:").
+func keyNamesLock(pass *analysis.Pass, acq *lifecycle.Op) bool {
+	if acq.KeyExpr == nil {
+		return false
+	}
+	found := false
+	var visit func(e ast.Expr, depth int)
+	visit = func(e ast.Expr, depth int) {
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BasicLit:
+				found = found || strings.Contains(strings.ToLower(n.Value), "lock")
+			case *ast.Ident:
+				switch pass.TypesInfo.Uses[n].(type) {
+				case *types.Const, *types.Var: // LockKeyPrefix, lockName; not a function's name
+					found = found || strings.Contains(strings.ToLower(n.Name), "lock")
+				}
+				if v, ok := pass.TypesInfo.Uses[n].(*types.Var); ok && depth < 3 {
+					if def := singleDef(pass, acq.In.Decl, v); def != nil {
+						visit(def, depth+1)
+					}
+				}
+			}
+			return !found
+		})
+	}
+	visit(acq.KeyExpr, 0)
+	return found
+}
+
+// singleDef returns the one right-hand side a local of fd is assigned
+// with :=, or nil.
+func singleDef(pass *analysis.Pass, fd *ast.FuncDecl, v *types.Var) ast.Expr {
+	var def ast.Expr
+	n := 0
+	ast.Inspect(fd.Body, func(node ast.Node) bool {
+		as, ok := node.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok || pass.TypesInfo.ObjectOf(id) != v {
+				continue
+			}
+			n++
+			if len(as.Lhs) == len(as.Rhs) {
+				def = as.Rhs[i]
+			}
+		}
+		return true
+	})
+	if n != 1 {
+		return nil
+	}
+	return def
 }
 
 // namedForever reports whether the function taking the lock says in its
