@@ -30,6 +30,18 @@
 //   - a rueidislock WithContext/TryWithContext/ForceWithContext whose
 //     returned context — cancelled when the lock is lost — is assigned to
 //     "_" while the section keeps using the parent context.
+//   - a keep-alive that drops a failed renewal: an EXPIRE, an owner-checked
+//     extend script or a library Extend/Refresh of a lock, run in a loop
+//     of a goroutine (or of a function started with go, named as a
+//     watchdog, or called from such a loop), whose outcome is thrown away,
+//     only logged, or tested by branches that only log, return, break or
+//     go on. Reported where the outcome is dropped: the test of the
+//     lock-lost reply (n == 0) when there is one, else the test of the
+//     error, else the renewal. Not reported when a failure branch tells
+//     someone: it sends on or closes a channel, calls a func value (a
+//     cancel), sets a field or package variable, uses sync/atomic, calls
+//     a Cancel/Stop/Close/Notify-like method, panics or exits; nor when
+//     the outcome is returned, sent or handed to another function.
 //
 // The callback passed to a project's own lock wrapper (a function that
 // runs a func parameter while it holds a lock, in any package) is

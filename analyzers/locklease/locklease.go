@@ -31,6 +31,17 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[section.Analyzer].(*section.Result)
+	for _, r := range watchdogRenewals(pass, res) {
+		if at := dropped(pass, r); at != nil {
+			pass.Report(analysis.Diagnostic{
+				Pos: at.Pos(), End: at.End(),
+				Related: []analysis.RelatedInformation{{Pos: r.call.Pos(), End: r.call.End(), Message: "the renewal"}},
+				Message: fmt.Sprintf("this keep-alive renews with %s but drops the outcome: when a renewal fails (the key expired or another process holds it), "+
+					"the holder is never told and keeps working without the lock; stop the work on failure (cancel its context, close a channel it watches), "+
+					"or use safelock.WithAutoRenew and Lease.Done()", r.what),
+			})
+		}
+	}
 	for _, s := range res.Sections {
 		lk := s.Lock
 		if lifecycle.IsTestFile(pass.Fset, lk.Acquire.Pos()) {

@@ -84,7 +84,7 @@ func renewed(ctx context.Context, token string) {
 	defer rdb.Del(ctx, "lock:renewed")
 	go func() {
 		for range time.Tick(3 * time.Second) {
-			rdb.PExpire(ctx, "lock:renewed", lockTTL)
+			rdb.PExpire(ctx, "lock:renewed", lockTTL) // want `this keep-alive renews with PEXPIRE of lock "lock:renewed" but drops the outcome`
 		}
 	}()
 	time.Sleep(time.Minute)

@@ -1,0 +1,450 @@
+package locklease
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+	"github.com/locklint/locklint/analyzers/internal/locklib"
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
+	"github.com/locklint/locklint/analyzers/internal/section"
+)
+
+// renewal is a call that extends a lock from a watchdog loop.
+type renewal struct {
+	call *ast.CallExpr
+	what string // "EXPIRE of lock l.key", "Mutex.Extend"
+}
+
+// watchdogRenewals lists the renewals made in a loop of a goroutine or of
+// a function named as a watchdog: raw EXPIRE/owner-checked scripts of a
+// lock (lifecycle) and library Extend/Refresh calls.
+func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
+	var out []renewal
+	seen := map[*ast.CallExpr]bool{}
+	started, fromLoop := watchdogFuncs(pass)
+	add := func(call *ast.CallExpr, what string, inGo bool) {
+		if seen[call] || lifecycle.IsTestFile(pass.Fset, call.Pos()) {
+			return
+		}
+		path := enclosing(pass, call)
+		fd := declOf(path)
+		looping := inLoop(path) && (inGo || goStarted(path) || watchdogNamed(path) || fd != nil && started[fd])
+		if !looping && !(fd != nil && fromLoop[fd] && !inFuncLit(path)) {
+			return
+		}
+		seen[call] = true
+		out = append(out, renewal{call: call, what: what})
+	}
+	renew := func(op *lifecycle.Op) {
+		if op.Kind != lifecycle.Expire || op.Judged {
+			return
+		}
+		// The call in the loop (_ = r.delayExpire(ctx)), and the EXPIRE
+		// inside a helper of this package (a watchdog started with go
+		// start(ctx, key)): whichever drops the outcome.
+		add(op.Call, op.Describe()+" of lock "+op.KeyText(), op.In.InGo)
+		if op.Site != nil && op.Site != op.Call {
+			add(op.Site, op.DescribeAtSite()+" of lock "+op.KeyText(), false)
+		}
+	}
+	if lc := res.Lifecycle; lc != nil {
+		for _, l := range lc.Locks {
+			if l.IsLock(pass) {
+				for _, op := range l.Ops {
+					renew(op)
+				}
+			}
+		}
+		// An owner-checked extend names a lock by itself, joined or not.
+		for _, op := range lc.Ops {
+			if op.Checked && op.Lock() == nil {
+				renew(op)
+			}
+		}
+	}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if c := locklib.Classify(pass.TypesInfo, call); c != nil && c.Role == locklib.Renew {
+				add(call, c.Name(), false)
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// watchdogFuncs returns the declared functions the package starts with
+// go (go l.watchdog(ctx)), and those called from a loop that runs in a
+// goroutine or such a function (a renewTTL helper of a ticker loop).
+func watchdogFuncs(pass *analysis.Pass) (started, fromLoop map[*ast.FuncDecl]bool) {
+	decls := map[*types.Func]*ast.FuncDecl{}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					decls[fn] = fd
+				}
+			}
+		}
+	}
+	started, fromLoop = map[*ast.FuncDecl]bool{}, map[*ast.FuncDecl]bool{}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if g, ok := n.(*ast.GoStmt); ok {
+				if fn, ok := typeutil.Callee(pass.TypesInfo, g.Call).(*types.Func); ok && decls[fn.Origin()] != nil {
+					started[decls[fn.Origin()]] = true
+				}
+			}
+			return true
+		})
+	}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+			if !ok || decls[fn.Origin()] == nil {
+				return true
+			}
+			path := enclosing(pass, call)
+			fd := declOf(path)
+			if inLoop(path) && (goStarted(path) || watchdogNamed(path) || fd != nil && started[fd]) {
+				fromLoop[decls[fn.Origin()]] = true
+			}
+			return true
+		})
+	}
+	return started, fromLoop
+}
+
+// declOf returns the declared function around a path, nil inside none.
+func declOf(path []ast.Node) *ast.FuncDecl {
+	for _, n := range path {
+		if fd, ok := n.(*ast.FuncDecl); ok {
+			return fd
+		}
+	}
+	return nil
+}
+
+// inFuncLit reports whether a function literal encloses the path's node.
+func inFuncLit(path []ast.Node) bool {
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return true
+		case *ast.FuncDecl:
+			return false
+		}
+	}
+	return false
+}
+
+// enclosing returns the nodes around call, innermost first.
+func enclosing(pass *analysis.Pass, call *ast.CallExpr) []ast.Node {
+	for _, f := range pass.Files {
+		if f.FileStart <= call.Pos() && call.Pos() < f.FileEnd {
+			path, _ := astutil.PathEnclosingInterval(f, call.Pos(), call.End())
+			return path
+		}
+	}
+	return nil
+}
+
+// inLoop reports whether a for or range loop of the same function
+// encloses the call.
+func inLoop(path []ast.Node) bool {
+	for _, n := range path {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		case *ast.FuncLit, *ast.FuncDecl:
+			return false
+		}
+	}
+	return false
+}
+
+// goStarted reports whether the function literal around the call is
+// started with go.
+func goStarted(path []ast.Node) bool {
+	for i, n := range path {
+		if lit, ok := n.(*ast.FuncLit); ok {
+			if i+2 < len(path) {
+				if call, ok := path[i+1].(*ast.CallExpr); ok && call.Fun == lit {
+					_, isGo := path[i+2].(*ast.GoStmt)
+					return isGo
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// watchdogNamed reports whether the declared function around the call is
+// named as a keep-alive loop.
+func watchdogNamed(path []ast.Node) bool {
+	for _, n := range path {
+		if fd, ok := n.(*ast.FuncDecl); ok {
+			name := strings.ToLower(fd.Name.Name)
+			for _, w := range []string{"watchdog", "watch", "renew", "keepalive", "keep", "refresh", "extend", "heartbeat", "daemon"} {
+				if strings.Contains(name, w) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// dropped returns where the outcome of a renewal is thrown away, or nil
+// when it may reach someone: the call itself when it is a statement of
+// its own, assigned to blanks or only logged; else the test of its result
+// (the lock-lost reply rather than the error, when both are tested) whose
+// branches only log, return nothing, break or go on.
+func dropped(pass *analysis.Pass, r renewal) ast.Node {
+	info := pass.TypesInfo
+	path := enclosing(pass, r.call)
+	var body *ast.BlockStmt
+	for _, n := range path {
+		switch f := n.(type) {
+		case *ast.FuncLit:
+			body = f.Body
+		case *ast.FuncDecl:
+			body = f.Body
+		}
+		if body != nil {
+			break
+		}
+	}
+	if body == nil {
+		return nil
+	}
+	// Climb from the call through reply accessors (.Result(), .Val(),
+	// .Err(), redis.Int(...)) to the expression's statement.
+	var cur ast.Node = r.call
+	var cond *ast.IfStmt
+	vars := map[types.Object]bool{}
+climb:
+	for i := 1; i < len(path); i++ {
+		switch p := path[i].(type) {
+		case *ast.ParenExpr, *ast.SelectorExpr, *ast.UnaryExpr, *ast.BinaryExpr:
+			cur = p
+		case *ast.CallExpr:
+			if p.Fun == cur || clientHelper(info, p) {
+				cur = p
+				continue
+			}
+			if isLog(info, p) {
+				return r.call // only logged
+			}
+			return nil // handed to a function that may act on it
+		case *ast.ExprStmt:
+			return r.call
+		case *ast.AssignStmt:
+			for _, l := range p.Lhs {
+				if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+					if o := info.ObjectOf(id); o != nil {
+						vars[o] = true
+					}
+				} else if !ok {
+					return nil // stored in a field or element: someone may read it
+				}
+			}
+			if len(vars) == 0 {
+				return r.call
+			}
+			if i+1 < len(path) {
+				if ifs, ok := path[i+1].(*ast.IfStmt); ok && ifs.Init == p {
+					cond = ifs
+				}
+			}
+			break climb
+		case *ast.IfStmt:
+			if p.Cond == cur {
+				cond = p
+			}
+			break climb
+		case *ast.ReturnStmt, *ast.SendStmt, *ast.GoStmt, *ast.DeferStmt:
+			return nil // the outcome goes to the caller or a channel
+		default:
+			break climb
+		}
+	}
+	if cond == nil && len(vars) == 0 {
+		return nil
+	}
+	// Every if testing the outcome, and every other read of it.
+	reaches := false
+	var at, atValue ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if reaches {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.IfStmt:
+			if n == cond || mentions(info, n.Cond, vars) {
+				if signals(info, n.Body) || n.Else != nil && signals(info, n.Else) {
+					reaches = true
+				}
+				if at == nil {
+					at = n.Cond
+				}
+				if atValue == nil && mentionsValue(info, n.Cond, vars) {
+					atValue = n.Cond
+				}
+				return true
+			}
+		case *ast.ReturnStmt:
+			for _, e := range n.Results {
+				if mentions(info, e, vars) {
+					reaches = true
+				}
+			}
+		case *ast.SendStmt:
+			if mentions(info, n.Value, vars) {
+				reaches = true
+			}
+		case *ast.CallExpr:
+			if !isLog(info, n) && n != r.call {
+				for _, a := range n.Args {
+					if mentions(info, a, vars) && !clientHelper(info, n) {
+						reaches = true // handed on: a callback or a channel helper
+					}
+				}
+			}
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if _, isID := l.(*ast.Ident); !isID && i < len(n.Rhs) && mentions(info, n.Rhs[i], vars) {
+					reaches = true // stored where the holder may look
+				}
+			}
+		}
+		return true
+	})
+	switch {
+	case reaches:
+		return nil
+	case atValue != nil:
+		return atValue
+	case at != nil:
+		return at
+	}
+	return r.call
+}
+
+// mentionsValue reports whether e reads one of vars that is not an error.
+func mentionsValue(info *types.Info, e ast.Node, vars map[types.Object]bool) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && vars[info.Uses[id]] {
+			if t := info.Uses[id].Type(); t != nil && !types.Identical(t, types.Universe.Lookup("error").Type()) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// mentions reports whether e reads one of vars.
+func mentions(info *types.Info, e ast.Node, vars map[types.Object]bool) bool {
+	if e == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && vars[info.Uses[id]] {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// signals reports whether a branch tells someone the lock is gone: it
+// sends on or closes a channel, calls a func value (a cancel), sets a
+// field or package variable, uses sync/atomic, calls a method named
+// Cancel/Stop/Close/..., panics or exits.
+func signals(info *types.Info, n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SendStmt:
+			found = true
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				switch x := l.(type) {
+				case *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr:
+					found = true
+				case *ast.Ident:
+					if v, ok := info.Uses[x].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+						found = true
+					}
+				}
+			}
+		case *ast.CallExpr:
+			switch fn := typeutil.Callee(info, n).(type) {
+			case *types.Builtin:
+				found = fn.Name() == "close" || fn.Name() == "panic"
+			case *types.Var:
+				found = true // cancel(), l.onLost()
+			case *types.Func:
+				if fn.Pkg() != nil && (fn.Pkg().Path() == "sync/atomic" || fn.Pkg().Path() == "os" && fn.Name() == "Exit") {
+					found = true
+				}
+				if fn.Pkg() != nil && fn.Pkg().Path() == "log" && (strings.HasPrefix(fn.Name(), "Fatal") || strings.HasPrefix(fn.Name(), "Panic")) {
+					found = true
+				}
+				switch fn.Name() {
+				case "Cancel", "cancel", "Stop", "stop", "Close", "close", "Signal", "Notify", "notify", "Unlock", "Release", "Store", "Broadcast":
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isLog reports whether call only prints or logs.
+func isLog(info *types.Info, call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	if p := fn.Pkg().Path(); p == "fmt" || p == "log" || p == "log/slog" {
+		return !strings.HasPrefix(fn.Name(), "Fatal") && !strings.HasPrefix(fn.Name(), "Panic") && !strings.HasPrefix(fn.Name(), "Errorf") && !strings.HasPrefix(fn.Name(), "Sprint")
+	}
+	switch strings.ToLower(fn.Name()) {
+	case "print", "printf", "println", "debug", "debugf", "info", "infof", "warn", "warnf", "warning", "warningf", "error", "errorf", "log", "logf", "infow", "errorw", "warnw", "debugw":
+		return fn.Type().(*types.Signature).Results().Len() == 0
+	}
+	return false
+}
+
+// clientHelper reports whether call unwraps a client reply
+// (redis.Int(reply, err), redis.Bool(...)).
+func clientHelper(info *types.Info, call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	return fn != nil && fn.Pkg() != nil && redismodel.IsClientPackage(fn.Pkg().Path()) && fn.Type().(*types.Signature).Recv() == nil
+}
