@@ -34,7 +34,8 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 		}
 		path := enclosing(pass, call)
 		fd := declOf(path)
-		looping := inLoop(path) && (inGo || goStarted(path) || watchdogNamed(path) || fd != nil && started[fd])
+		looping := inLoop(path) && (inGo || goStarted(path) || watchdogNamed(path) || fd != nil && started[fd]) ||
+			goStarted(path) // a goroutine that renews once is a keep-alive too
 		if !looping && !(fd != nil && fromLoop[fd] && !inFuncLit(path)) {
 			return
 		}
@@ -391,6 +392,12 @@ func signals(info *types.Info, n ast.Node) bool {
 			return false
 		case *ast.SendStmt:
 			found = true
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if id, ok := r.(*ast.Ident); !ok || id.Name != "nil" {
+					found = true // an error or a result for the caller
+				}
+			}
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
 				switch x := l.(type) {
