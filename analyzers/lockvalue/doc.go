@@ -31,7 +31,8 @@
 //     reported.
 //
 // The value is traced through local variables, struct fields set in a
-// constructor in another file, package variables, helper functions of
+// constructor in another file, package variables, interface methods with
+// one implementation in the package (t.Holder()), helper functions of
 // the package, and exported helpers of other packages that use Redis,
 // math/rand, os or runtime (by analysis facts; other packages are not
 // read, for speed). A value made once and stored by several acquires of

@@ -860,6 +860,9 @@ func (t *tracer) funcCall(call *ast.CallExpr, fn *types.Func, idx int, c ctx, ar
 		}
 		return args()
 	}
+	if impl := t.soleImpl(fn); impl != nil {
+		fn = impl // t.Holder() where *ticket is the package's only Ticket
+	}
 	if fd := t.declOf[fn.Origin()]; fd != nil {
 		if idx < 0 {
 			idx = 0
@@ -999,4 +1002,41 @@ func (t *tracer) optionalArg(e ast.Expr, fd *ast.FuncDecl) bool {
 	}
 	sig := fn.Type().(*types.Signature)
 	return sig.Variadic() && t.info.Uses[id] == sig.Params().At(sig.Params().Len()-1)
+}
+
+// soleImpl returns the method implementing interface method m when
+// exactly one named type of this package implements m's interface, or nil.
+func (t *tracer) soleImpl(m *types.Func) *types.Func {
+	sig := m.Type().(*types.Signature)
+	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
+		return nil
+	}
+	iface, ok := sig.Recv().Type().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	var found *types.Func
+	scope := t.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		for _, typ := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if !types.Implements(typ, iface) {
+				continue
+			}
+			obj, _, _ := types.LookupFieldOrMethod(typ, true, t.pass.Pkg, m.Name())
+			impl, ok := obj.(*types.Func)
+			if !ok {
+				return nil
+			}
+			if found != nil && found != impl {
+				return nil // two implementations: unknown
+			}
+			found = impl
+			break
+		}
+	}
+	return found
 }
