@@ -292,21 +292,29 @@ climb:
 	// Every if testing the outcome, and every other read of it.
 	reaches := false
 	var at, atValue ast.Node
+	chain := map[*ast.IfStmt]*ast.IfStmt{} // else-if -> the if that starts its chain
 	ast.Inspect(body, func(n ast.Node) bool {
 		if reaches {
 			return false
 		}
 		switch n := n.(type) {
 		case *ast.IfStmt:
+			head := n
+			if h := chain[n]; h != nil {
+				head = h
+			}
+			if e, ok := n.Else.(*ast.IfStmt); ok {
+				chain[e] = head // if err != nil {...} else if n == 0 {...}: one handling
+			}
 			if n == cond || mentions(info, n.Cond, vars) {
 				if signals(info, n.Body) || n.Else != nil && signals(info, n.Else) {
 					reaches = true
 				}
 				if at == nil {
-					at = n.Cond
+					at = head.Cond
 				}
 				if atValue == nil && mentionsValue(info, n.Cond, vars) {
-					atValue = n.Cond
+					atValue = head.Cond
 				}
 				return true
 			}
