@@ -36,7 +36,11 @@
 //   - the same mistakes in the ARGV of a Lua script that passes ARGV[n]
 //     to SET ... PX or PEXPIRE (go-redis Eval and Script.Run, redigo
 //     Script.Do): acquireScript.Run(ctx, rdb, keys, token, ttl) sends ttl
-//     in nanoseconds.
+//     in nanoseconds. Scripts in literals, constants, variables and
+//     //go:embed files of any package (a package of scripts only
+//     included). A script that takes one ARGV in two units (PX to create,
+//     EXPIRE to refresh) is wrong whatever is passed: the use the value
+//     does not fit is reported, without a fix.
 //
 // It applies to every key with a TTL, not only locks. A unit is known
 // from a type (time.Duration, time.Time), a method (Seconds, Milliseconds,

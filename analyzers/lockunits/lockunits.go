@@ -82,9 +82,10 @@ func (c *checker) check(cmd *redismodel.Command) {
 
 // script checks the ARGV values a Lua script uses as TTLs.
 func (c *checker) script(cmd *redismodel.Command) {
-	ttl := cmd.Script.TTLArgs()
-	ns := make([]int, 0, len(ttl))
-	for n := range ttl {
+	uses := cmd.Script.TTLUses()
+	single := cmd.Script.TTLArgs()
+	ns := make([]int, 0, len(uses))
+	for n := range uses {
 		ns = append(ns, n)
 	}
 	sort.Ints(ns)
@@ -94,18 +95,41 @@ func (c *checker) script(cmd *redismodel.Command) {
 		}
 		e := cmd.ScriptArgs[n-1]
 		ms := c.m.of(e)
-		word := ttl[n]
-		opt := fmt.Sprintf("%s (ARGV[%d] in the script)", word, n)
-		switch word {
-		case "EX", "EXPIRE", "SETEX":
-			c.count(cmd, opt, e, ms, 1e9)
-		case "PX", "PEXPIRE", "PSETEX":
-			c.count(cmd, opt, e, ms, 1e6)
-		case "EXAT", "EXPIREAT":
-			c.timestamp(cmd, opt, e, ms, 1e9)
-		case "PXAT", "PEXPIREAT":
-			c.timestamp(cmd, opt, e, ms, 1e6)
+		check := func(word string) {
+			opt := fmt.Sprintf("%s (ARGV[%d] in the script)", word, n)
+			switch word {
+			case "EX", "EXPIRE", "SETEX":
+				c.count(cmd, opt, e, ms, 1e9)
+			case "PX", "PEXPIRE", "PSETEX":
+				c.count(cmd, opt, e, ms, 1e6)
+			case "EXAT", "EXPIREAT":
+				c.timestamp(cmd, opt, e, ms, 1e9)
+			case "PXAT", "PEXPIREAT":
+				c.timestamp(cmd, opt, e, ms, 1e6)
+			}
 		}
+		if w, ok := single[n]; ok {
+			check(w)
+			continue
+		}
+		// The script takes ARGV[n] in two units (PX and EXPIRE): whatever
+		// is passed, one use is wrong. Report the use the value's known
+		// unit does not fit, once.
+		words := uses[n]
+		report := c.pass.Report
+		done := false
+		c.pass.Report = func(d analysis.Diagnostic) {
+			if !done {
+				done = true
+				d.SuggestedFixes = nil // the fix for one use breaks the other
+				d.Message += fmt.Sprintf(" (the script also takes ARGV[%d] with %s, so one of its uses is wrong whatever is passed)", n, strings.Join(words, " and "))
+				report(d)
+			}
+		}
+		for _, w := range words {
+			check(w)
+		}
+		c.pass.Report = report
 	}
 }
 

@@ -252,6 +252,13 @@ func run(pass *analysis.Pass) (any, error) {
 	res := &Result{Funcs: map[*ast.FuncDecl][]*Op{}, Calls: map[*ast.FuncDecl][]redismodel.Call{}}
 	if !relevant(pass) {
 		res.Env = func(*ast.FuncDecl) *keyexpr.Env { return &keyexpr.Env{Info: pass.TypesInfo} }
+		if holdsScripts(pass) {
+			// A package of Lua scripts only (//go:embed lock.lua): its
+			// importers need the text.
+			for v, sv := range redismodel.PackageScripts(pass) {
+				pass.ExportObjectFact(v, &ScriptFact{Text: sv.Text, KeyCount: sv.KeyCount})
+			}
+		}
 		return res, nil
 	}
 	pass.ExportPackageFact(new(PackageFact))
@@ -283,6 +290,43 @@ func run(pass *analysis.Pass) (any, error) {
 		res.Ops = append(res.Ops, b.ops[d]...)
 	}
 	return res, nil
+}
+
+// holdsScripts reports, cheaply, whether package-level declarations may
+// hold Lua scripts: a //go:embed of a .lua file, or a string constant or
+// variable mentioning redis.call.
+func holdsScripts(pass *analysis.Pass) bool {
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR && gd.Tok != token.CONST {
+				continue
+			}
+			found := false
+			ast.Inspect(gd, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.Comment:
+					found = found || strings.Contains(n.Text, "go:embed") && strings.Contains(n.Text, ".lua")
+				case *ast.BasicLit:
+					found = found || n.Kind == token.STRING && strings.Contains(n.Value, "redis.call")
+				}
+				return !found
+			})
+			if found || gd.Doc != nil && strings.Contains(gd.Doc.Text(), ".lua") {
+				return true
+			}
+			for _, spec := range gd.Specs {
+				if vs, ok := spec.(*ast.ValueSpec); ok && vs.Doc != nil {
+					for _, c := range vs.Doc.List {
+						if strings.Contains(c.Text, "go:embed") && strings.Contains(c.Text, ".lua") {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // relevant reports whether the package uses a client directly or imports

@@ -10,8 +10,40 @@ import (
 // "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "SETEX", "PSETEX". An
 // argument is listed when the script passes ARGV[n] there directly,
 // through a local alias or through tonumber(...); one used with two
-// different units is left out.
+// different units is left out (TTLUses lists it).
 func (s *Script) TTLArgs() map[int]string {
+	out := map[int]string{}
+	for n, words := range s.TTLUses() {
+		same := true
+		for _, w := range words[1:] {
+			same = same && unitOf(w) == unitOf(words[0])
+		}
+		if same {
+			out[n] = words[0]
+		}
+	}
+	return out
+}
+
+// unitOf groups TTL words by the unit they take.
+func unitOf(word string) string {
+	switch word {
+	case "EX", "EXPIRE", "SETEX":
+		return "s"
+	case "PX", "PEXPIRE", "PSETEX":
+		return "ms"
+	case "EXAT", "EXPIREAT":
+		return "unix s"
+	case "PXAT", "PEXPIREAT":
+		return "unix ms"
+	}
+	return word
+}
+
+// TTLUses maps ARGV indexes to every option or command that takes them as
+// a TTL, in script order, each word once: a script that passes ARGV[2] to
+// both PX and EXPIRE gets both.
+func (s *Script) TTLUses() map[int][]string {
 	toks := tokenize(s.Text)
 	alias := map[string]int{} // local ttl = ARGV[n] (or tonumber(ARGV[n]))
 	// argv returns n when the tokens of one call argument name ARGV[n].
@@ -30,16 +62,17 @@ func (s *Script) TTLArgs() map[int]string {
 		}
 		return 0
 	}
-	out := map[int]string{}
-	bad := map[int]bool{}
+	out := map[int][]string{}
 	add := func(n int, word string) {
 		if n <= 0 {
 			return
 		}
-		if w, ok := out[n]; ok && w != word {
-			bad[n] = true
+		for _, w := range out[n] {
+			if w == word {
+				return
+			}
 		}
-		out[n] = word
+		out[n] = append(out[n], word)
 	}
 	for i := 0; i < len(toks); i++ {
 		if toks[i].text == "local" && i+3 < len(toks) && toks[i+1].kind == tIdent && toks[i+2].text == "=" {
@@ -80,9 +113,6 @@ func (s *Script) TTLArgs() map[int]string {
 				add(argv(args[2]), cmd)
 			}
 		}
-	}
-	for n := range bad {
-		delete(out, n)
 	}
 	return out
 }

@@ -24,3 +24,26 @@ func TestTTLArgs(t *testing.T) {
 		}
 	}
 }
+
+func TestTTLUses(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		args map[int]string
+		uses map[int][]string
+	}{
+		{`redis.call("EXPIRE", KEYS[1], ARGV[2]); redis.call("PEXPIRE", KEYS[2], ARGV[2])`,
+			map[int]string{}, map[int][]string{2: {"EXPIRE", "PEXPIRE"}}},
+		{`redis.call('set', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2]); redis.call('expire', KEYS[1], ARGV[2])`,
+			map[int]string{2: "EX"}, map[int][]string{2: {"EX", "EXPIRE"}}},
+		{`redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]); redis.call('set', KEYS[2], ARGV[1], 'PX', ARGV[2])`,
+			map[int]string{2: "PX"}, map[int][]string{2: {"PX"}}},
+	} {
+		s := Parse(tc.src)
+		if got := s.TTLArgs(); !reflect.DeepEqual(got, tc.args) {
+			t.Errorf("TTLArgs(%q) = %v, want %v", tc.src, got, tc.args)
+		}
+		if got := s.TTLUses(); !reflect.DeepEqual(got, tc.uses) {
+			t.Errorf("TTLUses(%q) = %v, want %v", tc.src, got, tc.uses)
+		}
+	}
+}
