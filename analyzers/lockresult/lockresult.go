@@ -100,7 +100,7 @@ func (r *runner) funcDecl(file *ast.File, fd *ast.FuncDecl) {
 			continue
 		}
 		op := r.acquireOp(fd, c.Call)
-		if op == nil || op.Judged || !lockLike(op, fd) {
+		if op == nil || op.Judged || !lockLike(op, fd) && (op.Lock() == nil || !op.Lock().LockNamed()) {
 			continue
 		}
 		seen[c.Call] = true

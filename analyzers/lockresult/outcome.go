@@ -184,6 +184,12 @@ func outcomeOf(info *types.Info, file *ast.File, fd *ast.FuncDecl, a *acquire) o
 				return outcome{}
 			}
 		}
+		if f := returnsVars(info, fd, out.ok.v, out.err.v); f != nil && a.signal == byValue {
+			// ok, err := rdb.SetNX(...).Result() ... return ok, nil: the
+			// caller gets the outcome and judges it.
+			f.Signal, f.Lib = int(a.signal), a.lib
+			return outcome{verdict: returned, result: call, stmt: p, fact: f}
+		}
 	case *ast.ReturnStmt:
 		if okAt < 0 && replyAt < 0 && handleAt < 0 && a.signal == byValue {
 			// return rdb.SetNX(...).Err(): the bool is lost here.
@@ -296,4 +302,58 @@ func resultCount(info *types.Info, call *ast.CallExpr) int {
 		return 0
 	}
 	return 1
+}
+
+// returnsVars maps an acquire's bool (and error) variables onto the results
+// of fd when every return statement of fd gives, at one position, the
+// bool or the constant false (and at another the error, nil or another
+// error): MarkProcessing returning (res, nil) after res, err := SetNX(...).
+func returnsVars(info *types.Info, fd *ast.FuncDecl, ok, errv *types.Var) *AcquireFact {
+	if ok == nil || fd.Type.Results == nil {
+		return nil
+	}
+	okAt, errAt := -1, -1
+	var rets []*ast.ReturnStmt
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			rets = append(rets, n)
+		}
+		return true
+	})
+	is := func(e ast.Expr, v *types.Var) bool {
+		id, isID := ast.Unparen(e).(*ast.Ident)
+		return isID && v != nil && info.Uses[id] == v
+	}
+	for _, r := range rets {
+		for i, e := range r.Results {
+			if is(e, ok) {
+				if okAt >= 0 && okAt != i {
+					return nil
+				}
+				okAt = i
+			}
+			if is(e, errv) {
+				errAt = i
+			}
+		}
+	}
+	if okAt < 0 {
+		return nil
+	}
+	for _, r := range rets {
+		if okAt >= len(r.Results) {
+			return nil // a bare return of named results: not followed
+		}
+		e := r.Results[okAt]
+		if is(e, ok) {
+			continue
+		}
+		if tv, found := info.Types[e]; !found || tv.Value == nil || tv.Value.String() != "false" {
+			return nil
+		}
+	}
+	return &AcquireFact{OkAt: okAt, ReplyAt: -1, HandleAt: -1, ErrAt: errAt}
 }
