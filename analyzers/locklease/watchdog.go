@@ -36,7 +36,8 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 		fd := declOf(path)
 		looping := inLoop(path) && (inGo || goStarted(path) || watchdogNamed(path) || fd != nil && started[fd]) ||
 			goStarted(path) // a goroutine that renews once is a keep-alive too
-		if !looping && !(fd != nil && fromLoop[fd] && !inFuncLit(path)) {
+		helper := fd != nil && fromLoop[fd] && !inFuncLit(path) // a renewTTL called from the loop
+		if !looping && !helper {
 			return
 		}
 		seen[call] = true

@@ -1233,7 +1233,8 @@ func (b *builder) joinByParam(all []located) {
 			if o.fd == a.fd || o.op.Key.Param() < 0 || !b.siblings(a.fd, o.fd) && !b.handleOf(a.fd, o.fd) {
 				continue
 			}
-			if o.op.Kind == Acquire || !releaseNamed(o.fd) && !(pairedRelease(o.fd) && hasWord(a.fd.Name.Name, []string{"acquire", "lock", "obtain"})) {
+			paired := pairedRelease(o.fd) && hasWord(a.fd.Name.Name, []string{"acquire", "lock", "obtain"})
+			if o.op.Kind == Acquire || !releaseNamed(o.fd) && !paired {
 				continue
 			}
 			if other := o.op.lock; other != nil {

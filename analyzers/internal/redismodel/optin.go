@@ -33,7 +33,8 @@ func ClientInterfaces(pass *analysis.Pass) map[*types.TypeName]bool {
 			}
 			for _, spec := range gd.Specs {
 				ts := spec.(*ast.TypeSpec)
-				if !hasDirective(ts.Doc) && !(len(gd.Specs) == 1 && hasDirective(gd.Doc)) {
+				marked := hasDirective(ts.Doc) || len(gd.Specs) == 1 && hasDirective(gd.Doc)
+				if !marked {
 					continue
 				}
 				if tn, ok := pass.TypesInfo.Defs[ts.Name].(*types.TypeName); ok && types.IsInterface(tn.Type()) {
