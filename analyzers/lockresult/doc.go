@@ -19,18 +19,24 @@
 //     if !ok { log.Print("busy") } followed by the work, found on the
 //     control-flow graph (if, else, switch on ok or err, errors.Is, nil
 //     checks on the reply or lock);
-//   - a DEL of the same lock reached on the path where the acquire failed:
-//     it deletes the lock another owner holds;
 //   - lock libraries: the error of safelock Locker.TryAcquire/Acquire,
 //     redsync Mutex.Lock/LockContext/TryLock, bsm/redislock Obtain and
 //     rueidislock WithContext discarded (a lease or lock kept with the error
-//     dropped is accepted when it is checked for nil), or a failure branch
-//     that falls through;
+//     dropped is accepted when it is checked for nil), a failure branch
+//     that falls through, or an error tested only against one sentinel
+//     (if err == redislock.ErrNotObtained { return err }): every other
+//     error, Redis unreachable included, runs the work without the lock;
 //   - wrappers: a function that returns an acquire's outcome unchanged
 //     (return l.rdb.SetNX(...).Result(), return l.locker.TryAcquire(...))
 //     gets a fact, and its callers, in any package, are checked as if they
-//     called the acquire. A wrapper that returns only SetNX's Err() loses
-//     the bool and is reported itself.
+//     called the acquire; so does one that returns the bool through
+//     variables (res, err := ...Result() ... return res, nil). A wrapper
+//     that returns only SetNX's Err() loses the bool and is reported
+//     itself.
+//
+// A DEL of the lock reached where the acquire failed is lockrelease's
+// report (an unchecked DEL): its compare-and-delete fix makes a release on
+// failure harmless, so it is not reported twice.
 //
 // A raw NX acquire counts as a lock when its key or its function is named
 // like one (lock, mutex; Lock, TryLock, acquire, obtain), when the key is

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -215,7 +216,122 @@ func (r *runner) check(file *ast.File, fd *ast.FuncDecl, a *acquire, op *lifecyc
 	if !r.looked(fd, out, a) {
 		return
 	}
+	if a.lib && out.err.v != nil {
+		if sentinel := sentinelOnly(r.pass.TypesInfo, fd.Body, out.err.v); sentinel != nil {
+			r.pass.Report(analysis.Diagnostic{
+				Pos: a.call.Pos(), End: a.call.End(),
+				Message: fmt.Sprintf("only %s is treated as a failure of %s: any other error (Redis unreachable, a timeout) falls through into the code that needs the lock, without it; stop on every error (if err != nil)%s",
+					types.ExprString(sentinel), a.name, libHint(a)),
+				Related: []analysis.RelatedInformation{{Pos: sentinel.Pos(), End: sentinel.End(), Message: "the only error tested"}},
+			})
+			return
+		}
+	}
 	r.paths(fd, a, op, out, what)
+}
+
+// sentinelOnly returns the error value err is compared with when every
+// test of err in body is a comparison with a specific error (err ==
+// redislock.ErrNotObtained, errors.Is(err, X)) and none with nil: other
+// errors pass as success. nil otherwise.
+func sentinelOnly(info *types.Info, body *ast.BlockStmt, err *types.Var) ast.Expr {
+	var sentinel ast.Expr
+	other := false
+	var visit func(n ast.Node, quiet bool) bool
+	isErr := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.Uses[id] == err
+	}
+	isNil := func(e ast.Expr) bool {
+		tv, ok := info.Types[e]
+		return ok && tv.IsNil()
+	}
+	// sentinelTest reports whether cond is err == X or errors.Is(err, X).
+	sentinelTest := func(cond ast.Expr) bool {
+		switch c := ast.Unparen(cond).(type) {
+		case *ast.BinaryExpr:
+			return c.Op == token.EQL && (isErr(c.X) && !isNil(c.Y) || isErr(c.Y) && !isNil(c.X))
+		case *ast.CallExpr:
+			fn, ok := typeutil.Callee(info, c).(*types.Func)
+			return ok && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && len(c.Args) == 2 && isErr(c.Args[0])
+		}
+		return false
+	}
+	inSentinel := map[ast.Node]bool{} // bodies of if err == X { ... }: returning err there is that failure
+	stops := true // every sentinel branch leaves (else it falls through: paths reports that)
+	ast.Inspect(body, func(n ast.Node) bool {
+		if ifs, ok := n.(*ast.IfStmt); ok && sentinelTest(ifs.Cond) {
+			inSentinel[ifs.Body] = true
+			if k := len(ifs.Body.List); k == 0 {
+				stops = false
+			} else {
+				switch ifs.Body.List[k-1].(type) {
+				case *ast.ReturnStmt, *ast.BranchStmt:
+				default:
+					stops = false
+				}
+			}
+		}
+		return true
+	})
+	var walk func(n ast.Node, quiet bool)
+	walk = func(root ast.Node, quiet bool) {
+		ast.Inspect(root, func(n ast.Node) bool {
+			if n != root && inSentinel[n] {
+				walk(n, true)
+				return false
+			}
+			return visit(n, quiet)
+		})
+	}
+	visit = func(n ast.Node, quiet bool) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BinaryExpr:
+			if n.Op != token.EQL && n.Op != token.NEQ {
+				return true
+			}
+			for _, pair := range [][2]ast.Expr{{n.X, n.Y}, {n.Y, n.X}} {
+				if !isErr(pair[0]) {
+					continue
+				}
+				if isNil(pair[1]) || n.Op == token.NEQ {
+					other = true
+				} else if sentinel == nil {
+					sentinel = pair[1]
+				}
+			}
+		case *ast.CallExpr:
+			if fn, ok := typeutil.Callee(info, n).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && (fn.Name() == "Is" || fn.Name() == "As") && len(n.Args) == 2 && isErr(n.Args[0]) {
+				if sentinel == nil {
+					sentinel = n.Args[1]
+				}
+				return false
+			}
+			for _, a := range n.Args {
+				if isErr(a) && !quiet {
+					other = true // handed to a function that may stop on it
+				}
+			}
+		case *ast.ReturnStmt:
+			for _, e := range n.Results {
+				if isErr(e) && !quiet {
+					other = true
+				}
+			}
+		case *ast.SwitchStmt:
+			if n.Tag != nil && isErr(n.Tag) {
+				other = true // switch err { ... default: } may handle the rest
+			}
+		}
+		return true
+	}
+	walk(body, false)
+	if other || !stops {
+		return nil
+	}
+	return sentinel
 }
 
 // looked reports whether the value of a checked outcome is looked at; if
