@@ -258,7 +258,7 @@ func sentinelOnly(info *types.Info, body *ast.BlockStmt, err *types.Var) ast.Exp
 		return false
 	}
 	inSentinel := map[ast.Node]bool{} // bodies of if err == X { ... }: returning err there is that failure
-	stops := true // every sentinel branch leaves (else it falls through: paths reports that)
+	stops := true                     // every sentinel branch leaves (else it falls through: paths reports that)
 	ast.Inspect(body, func(n ast.Node) bool {
 		if ifs, ok := n.(*ast.IfStmt); ok && sentinelTest(ifs.Cond) {
 			inSentinel[ifs.Body] = true
