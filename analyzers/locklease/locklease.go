@@ -42,6 +42,8 @@ func run(pass *analysis.Pass) (any, error) {
 			})
 		}
 	}
+	reportedLoss := map[*ast.CallExpr]bool{}
+	defer func() { droppedLossAnywhere(pass, reportedLoss) }()
 	for _, s := range res.Sections {
 		lk := s.Lock
 		if lifecycle.IsTestFile(pass.Fset, lk.Acquire.Pos()) {
@@ -50,6 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 		acquired := analysis.RelatedInformation{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}
 		if lk.Lib == locklib.Rueidislock {
 			if use := droppedLossContext(pass.TypesInfo, s); use != nil {
+				reportedLoss[lk.Acquire] = true
 				pass.Report(analysis.Diagnostic{
 					Pos: lk.Acquire.Pos(), End: lk.Acquire.End(),
 					Message: fmt.Sprintf("%s returns a context that is cancelled when the lock is lost, but it is assigned to _ "+
@@ -142,4 +145,86 @@ func droppedLossContext(info *types.Info, s *section.Section) ast.Node {
 		return true
 	})
 	return use
+}
+
+// droppedLossAnywhere reports a rueidislock acquire whose lock-loss
+// context goes to "_" where no section was judged (a Lock method of the
+// project's own wrapper that keeps only the cancel func): nobody can ever
+// learn that the lock was lost.
+func droppedLossAnywhere(pass *analysis.Pass, done map[*ast.CallExpr]bool) {
+	for _, f := range pass.Files {
+		if lifecycle.IsTestFile(pass.Fset, f.Pos()) {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Rhs) != 1 {
+				return true
+			}
+			call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+			if !ok || done[call] {
+				return true
+			}
+			c := locklib.Classify(pass.TypesInfo, call)
+			if c == nil || c.Lib != locklib.Rueidislock || c.Role != locklib.Acquire || c.LostCtx >= len(as.Lhs) {
+				return true
+			}
+			if id, ok := as.Lhs[c.LostCtx].(*ast.Ident); !ok || id.Name != "_" {
+				return true
+			}
+			if c.Handle >= len(as.Lhs) || !outlives(pass.TypesInfo, f, as.Lhs[c.Handle]) {
+				return true // the lock ends in this function: its section is judged above
+			}
+			pass.Report(analysis.Diagnostic{
+				Pos: call.Pos(), End: call.End(),
+				Message: fmt.Sprintf("%s returns a context that is cancelled when the lock is lost, but it is assigned to _: "+
+					"nothing can learn that the lock is gone, so the work it guards goes on while another process holds it; "+
+					"keep the context and hand it to the work (or use safelock.Locker.Do)", c.Name()),
+			})
+			return true
+		})
+	}
+}
+
+// outlives reports whether the cancel func held by e is stored in a field
+// or returned: the lock outlives the function that took it, so its work
+// runs elsewhere.
+func outlives(info *types.Info, f *ast.File, e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v := info.ObjectOf(id)
+	if v == nil {
+		return false
+	}
+	found := false
+	uses := func(x ast.Expr) bool {
+		hit := false
+		ast.Inspect(x, func(n ast.Node) bool {
+			if i, ok := n.(*ast.Ident); ok && info.Uses[i] == v {
+				hit = true
+			}
+			return !hit
+		})
+		return hit
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				if _, isSel := l.(*ast.SelectorExpr); isSel && i < len(n.Rhs) && uses(n.Rhs[i]) {
+					found = true
+				}
+			}
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if uses(r) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }

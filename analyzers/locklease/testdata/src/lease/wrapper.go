@@ -1,0 +1,36 @@
+package lease
+
+import "context"
+
+// SharedLock keeps only the cancel func: the lock-lost context is gone,
+// and the work runs in the callers of Lock.
+type SharedLock struct {
+	key    string
+	cancel context.CancelFunc
+}
+
+func (l *SharedLock) Lock(ctx context.Context) error {
+	_, cancel, err := rlocker.WithContext(ctx, l.key) // want `rueidislock Locker.WithContext returns a context that is cancelled when the lock is lost, but it is assigned to _: nothing can learn that the lock is gone`
+	if err != nil {
+		return err
+	}
+	l.cancel = cancel
+	return nil
+}
+
+func (l *SharedLock) Unlock() { l.cancel() }
+
+// WatchedLock keeps both and hands the context out.
+type WatchedLock struct {
+	key    string
+	cancel context.CancelFunc
+}
+
+func (l *WatchedLock) Lock(ctx context.Context) (context.Context, error) {
+	lost, cancel, err := rlocker.WithContext(ctx, l.key)
+	if err != nil {
+		return nil, err
+	}
+	l.cancel = cancel
+	return lost, nil
+}
