@@ -37,9 +37,11 @@
 //     of a goroutine (or of a function started with go, named as a
 //     watchdog, or called from such a loop), whose outcome is thrown away,
 //     only logged, or tested by branches that only log, return, break or
-//     go on. Reported where the outcome is dropped: the test of the
-//     lock-lost reply (n == 0) when there is one, else the test of the
-//     error, else the renewal. Not reported when a failure branch tells
+//     go on. Renewals are raw EXPIRE/PEXPIRE and extend scripts of a
+//     lock, library Extend/Refresh, and methods named like a renewal
+//     (refresh, extend, renew, keepalive) of a type named as a lock.
+//     Reported where the lock-lost reply is dropped (the if chain testing
+//     n == 0 or !ok), else at the renewal. Not reported when a failure branch tells
 //     someone: it sends on or closes a channel, calls a func value (a
 //     cancel), sets a field or package variable, uses sync/atomic, calls
 //     a Cancel/Stop/Close/Notify-like method, panics or exits; nor when

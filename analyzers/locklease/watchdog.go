@@ -78,11 +78,49 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 			}
 			if c := locklib.Classify(pass.TypesInfo, call); c != nil && c.Role == locklib.Renew {
 				add(call, c.Name(), false)
+			} else if name := lockRenewCall(pass.TypesInfo, call); name != "" {
+				add(call, name, false)
 			}
 			return true
 		})
 	}
 	return out
+}
+
+// lockRenewCall names a call of a method named like a renewal (Refresh,
+// Extend, Renew, KeepAlive) on a type named as a lock (l.refresh(ctx) on
+// *Lock, lock.delegate.ExtendContext(ctx) on a RedisLock interface): the
+// project's own renewal, whatever runs behind it. "" otherwise.
+func lockRenewCall(info *types.Info, call *ast.CallExpr) string {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok {
+		return ""
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil || sig.Results().Len() == 0 {
+		return ""
+	}
+	name := strings.ToLower(fn.Name())
+	renews := false
+	for _, w := range []string{"refresh", "extend", "renew", "keepalive", "delayexpire"} {
+		renews = renews || strings.Contains(name, w)
+	}
+	if !renews {
+		return ""
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return ""
+	}
+	tn := strings.ToLower(named.Obj().Name())
+	if !strings.Contains(tn, "lock") && !strings.Contains(tn, "mutex") && !strings.Contains(tn, "lease") {
+		return ""
+	}
+	return named.Obj().Name() + "." + fn.Name()
 }
 
 // watchdogFuncs returns the declared functions the package starts with
@@ -214,10 +252,11 @@ func watchdogNamed(path []ast.Node) bool {
 }
 
 // dropped returns where the outcome of a renewal is thrown away, or nil
-// when it may reach someone: the call itself when it is a statement of
-// its own, assigned to blanks or only logged; else the test of its result
-// (the lock-lost reply rather than the error, when both are tested) whose
-// branches only log, return nothing, break or go on.
+// when it may reach someone: the start of the if chain testing the
+// lock-lost reply (n == 0, !ok) whose branches only log, return nothing,
+// break or go on; else the call itself (discarded, assigned to blanks,
+// only logged, or only its error tested: an error says nothing of
+// ownership).
 func dropped(pass *analysis.Pass, r renewal) ast.Node {
 	info := pass.TypesInfo
 	path := enclosing(pass, r.call)
@@ -292,7 +331,7 @@ climb:
 	}
 	// Every if testing the outcome, and every other read of it.
 	reaches := false
-	var at, atValue ast.Node
+	var atValue ast.Node
 	chain := map[*ast.IfStmt]*ast.IfStmt{} // else-if -> the if that starts its chain
 	ast.Inspect(body, func(n ast.Node) bool {
 		if reaches {
@@ -310,9 +349,6 @@ climb:
 			if n == cond || mentions(info, n.Cond, vars) {
 				if signals(info, n.Body) || n.Else != nil && signals(info, n.Else) {
 					reaches = true
-				}
-				if at == nil {
-					at = head.Cond
 				}
 				if atValue == nil && mentionsValue(info, n.Cond, vars) {
 					atValue = head.Cond
@@ -350,11 +386,9 @@ climb:
 	case reaches:
 		return nil
 	case atValue != nil:
-		return atValue
-	case at != nil:
-		return at
+		return atValue // the lock-lost reply is dropped at its test
 	}
-	return r.call
+	return r.call // an error alone says nothing of ownership: the renewal drops it
 }
 
 // mentionsValue reports whether e reads one of vars that is not an error.
