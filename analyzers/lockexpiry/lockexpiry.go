@@ -12,6 +12,7 @@ import (
 
 	"github.com/locklint/locklint/analyzers/internal/docs"
 	"github.com/locklint/locklint/analyzers/internal/fixes"
+	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/luascript"
 )
@@ -67,7 +68,7 @@ func run(pass *analysis.Pass) (any, error) {
 			switch {
 			case del != nil && !expiresNearby(res, l, acq, del):
 				d.Related = []analysis.RelatedInformation{{Pos: del.Pos(), End: del.Call.End(), Message: "released here, the only way the lock goes away"}}
-			case del == nil && namedLock(pass, acq) && !expiresNearby(res, l, acq):
+			case del == nil && namedLock(pass, res, acq) && !expiresNearby(res, l, acq):
 				// Released where we cannot follow the key (a slice of
 				// taken keys handed to UnlockKeys): the names say lock.
 			default:
@@ -126,17 +127,17 @@ func neverExpires(l *lifecycle.Lock, acq *lifecycle.Op) (del *lifecycle.Op, none
 // namedLock reports whether both the key and the function taking it with
 // NX name a lock, and the function reads whether it won: a lock whose
 // release we cannot follow, not a marker.
-func namedLock(pass *analysis.Pass, acq *lifecycle.Op) bool {
+func namedLock(pass *analysis.Pass, res *lifecycle.Result, acq *lifecycle.Op) bool {
 	fd := acq.In.Decl
 	if fd == nil || acq.Via != nil || lifecycle.OutcomeIgnored(pass, acq) {
 		return false
 	}
-	return strings.Contains(strings.ToLower(fd.Name.Name), "lock") && keyNamesLock(pass, acq)
+	return strings.Contains(strings.ToLower(fd.Name.Name), "lock") && keyNamesLock(pass, res.Env(fd).Defs, acq)
 }
 
 // keyNamesLock reports whether the key's expression, or the single value
 // of a local it is held in, mentions a lock (LockKeyPrefix, "lock:").
-func keyNamesLock(pass *analysis.Pass, acq *lifecycle.Op) bool {
+func keyNamesLock(pass *analysis.Pass, defs *keyexpr.Defs, acq *lifecycle.Op) bool {
 	if acq.KeyExpr == nil {
 		return false
 	}
@@ -153,7 +154,7 @@ func keyNamesLock(pass *analysis.Pass, acq *lifecycle.Op) bool {
 					found = found || strings.Contains(strings.ToLower(n.Name), "lock")
 				}
 				if v, ok := pass.TypesInfo.Uses[n].(*types.Var); ok && depth < 3 {
-					if def := singleDef(pass, acq.In.Decl, v); def != nil {
+					if def := defs.Single(v); def != nil {
 						visit(def, depth+1)
 					}
 				}
@@ -163,34 +164,6 @@ func keyNamesLock(pass *analysis.Pass, acq *lifecycle.Op) bool {
 	}
 	visit(acq.KeyExpr, 0)
 	return found
-}
-
-// singleDef returns the one right-hand side a local of fd is assigned
-// with :=, or nil.
-func singleDef(pass *analysis.Pass, fd *ast.FuncDecl, v *types.Var) ast.Expr {
-	var def ast.Expr
-	n := 0
-	ast.Inspect(fd.Body, func(node ast.Node) bool {
-		as, ok := node.(*ast.AssignStmt)
-		if !ok {
-			return true
-		}
-		for i, l := range as.Lhs {
-			id, ok := l.(*ast.Ident)
-			if !ok || pass.TypesInfo.ObjectOf(id) != v {
-				continue
-			}
-			n++
-			if len(as.Lhs) == len(as.Rhs) {
-				def = as.Rhs[i]
-			}
-		}
-		return true
-	})
-	if n != 1 {
-		return nil
-	}
-	return def
 }
 
 // namedForever reports whether the function taking the lock says in its

@@ -253,12 +253,7 @@ func isBool(t types.Type, i int) bool {
 // other way, is a counter.
 func DecidesByOne(pass *analysis.Pass, call *ast.CallExpr) bool {
 	path := callPath(pass, call)
-	var fd *ast.FuncDecl
-	for _, n := range path {
-		if f, ok := n.(*ast.FuncDecl); ok {
-			fd = f
-		}
-	}
+	fd := declIn(path)
 	if fd == nil {
 		return false
 	}
@@ -371,12 +366,7 @@ func queuedAndDropped(pass *analysis.Pass, op *Op) bool {
 	if _, ok := path[1].(*ast.ExprStmt); !ok {
 		return false
 	}
-	var fd *ast.FuncDecl
-	for _, n := range path {
-		if f, ok := n.(*ast.FuncDecl); ok {
-			fd = f
-		}
-	}
+	fd := declIn(path)
 	if fd == nil {
 		return false
 	}
@@ -403,4 +393,14 @@ func queuedAndDropped(pass *analysis.Pass, op *Op) bool {
 		return true
 	})
 	return !read
+}
+
+// declIn returns the declared function in a path from callPath, or nil.
+func declIn(path []ast.Node) *ast.FuncDecl {
+	for _, n := range path {
+		if fd, ok := n.(*ast.FuncDecl); ok {
+			return fd
+		}
+	}
+	return nil
 }
