@@ -22,7 +22,9 @@
 //     that writes, os.WriteFile, os.Create, (*os.File).Write/WriteString.
 //     Writes made inside helpers the section calls count too, when the
 //     helper is a concrete function or method (in this package or
-//     another): s.repo.MarkDone(ctx, id) is reported at the call, with
+//     another), or a method of an interface whose only implementation is
+//     declared beside it (type Orders interface{...}; type OrderDB
+//     struct{...}): s.repo.MarkDone(ctx, id) is reported at the call, with
 //     the write's own position in the message, and a fence passed to
 //     the parameter that reaches the write fences it. SQL wrappers that
 //     take the statement as a parameter (exec(ctx, q, args...)) are read

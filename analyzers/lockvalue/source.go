@@ -11,6 +11,7 @@ import (
 
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
+	"github.com/locklint/locklint/analyzers/internal/soleimpl"
 )
 
 // kind is the set of sources a value is built from.
@@ -1006,37 +1007,4 @@ func (t *tracer) optionalArg(e ast.Expr, fd *ast.FuncDecl) bool {
 
 // soleImpl returns the method implementing interface method m when
 // exactly one named type of this package implements m's interface, or nil.
-func (t *tracer) soleImpl(m *types.Func) *types.Func {
-	sig := m.Type().(*types.Signature)
-	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
-		return nil
-	}
-	iface, ok := sig.Recv().Type().Underlying().(*types.Interface)
-	if !ok {
-		return nil
-	}
-	var found *types.Func
-	scope := t.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
-			continue
-		}
-		for _, typ := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-			if !types.Implements(typ, iface) {
-				continue
-			}
-			obj, _, _ := types.LookupFieldOrMethod(typ, true, t.pass.Pkg, m.Name())
-			impl, ok := obj.(*types.Func)
-			if !ok {
-				return nil
-			}
-			if found != nil && found != impl {
-				return nil // two implementations: unknown
-			}
-			found = impl
-			break
-		}
-	}
-	return found
-}
+func (t *tracer) soleImpl(m *types.Func) *types.Func { return soleimpl.Of(t.pass.Pkg, m) }

@@ -20,6 +20,7 @@ import (
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"github.com/locklint/locklint/analyzers/internal/luascript"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
+	"github.com/locklint/locklint/analyzers/internal/soleimpl"
 )
 
 // Analyzer computes the lock lifecycles of a package. Rules list it in
@@ -429,55 +430,8 @@ func (b *builder) importedScript(v *types.Var) (redismodel.ScriptValue, bool) {
 }
 
 // resolveInterfaces maps methods of the package's interfaces to the
-// methods of their only implementation in the package. With two or more
-// implementations (or none) the interface call stays unknown.
-func (b *builder) resolveInterfaces() {
-	scope := b.pass.Pkg.Scope()
-	var ifaces, concrete []*types.TypeName
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		if types.IsInterface(tn.Type()) {
-			ifaces = append(ifaces, tn)
-		} else {
-			concrete = append(concrete, tn)
-		}
-	}
-	for _, it := range ifaces {
-		iface := tn2iface(it)
-		if iface == nil || iface.NumMethods() == 0 {
-			continue
-		}
-		var impl types.Type
-		n := 0
-		for _, c := range concrete {
-			for _, t := range []types.Type{c.Type(), types.NewPointer(c.Type())} {
-				if types.Implements(t, iface) {
-					impl = t
-					n++
-					break
-				}
-			}
-		}
-		if n != 1 {
-			continue
-		}
-		for i := 0; i < iface.NumMethods(); i++ {
-			m := iface.Method(i)
-			obj, _, _ := types.LookupFieldOrMethod(impl, true, b.pass.Pkg, m.Name())
-			if fn, ok := obj.(*types.Func); ok && fn.Pkg() == b.pass.Pkg {
-				b.ifaces[m] = fn
-			}
-		}
-	}
-}
-
-func tn2iface(tn *types.TypeName) *types.Interface {
-	i, _ := tn.Type().Underlying().(*types.Interface)
-	return i
-}
+// methods of their only implementation in the package (soleimpl).
+func (b *builder) resolveInterfaces() { b.ifaces = soleimpl.Methods(b.pass.Pkg) }
 
 // factOf returns the summary of fn and the function it describes: fn
 // itself (this package's or an imported fact), or the sole implementation

@@ -17,6 +17,7 @@ import (
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
 	"github.com/locklint/locklint/analyzers/internal/section"
+	"github.com/locklint/locklint/analyzers/internal/soleimpl"
 )
 
 // Analyzer summarises the SQL, gorm, file and fence-helper writes every
@@ -205,12 +206,16 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	local := map[*types.Func]*WriteFact{}
 	imported := map[*types.Func]*WriteFact{}
+	ifaces := soleimpl.Methods(pass.Pkg) // s.repo.Save through the package's Repo interface
 	factOf := func(call *ast.CallExpr) *WriteFact {
 		fn, _ := typeutil.Callee(info, call).(*types.Func)
 		if fn == nil {
 			return nil
 		}
 		fn = fn.Origin()
+		if impl, ok := ifaces[fn]; ok {
+			fn = impl
+		}
 		if f, ok := local[fn]; ok {
 			return f
 		}
@@ -238,6 +243,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
 			declared[fn] = true
 		}
+	}
+	for m := range ifaces {
+		declared[m] = true
 	}
 	callsLocal := map[*ast.FuncDecl]bool{}
 	for _, fd := range decls {
@@ -274,6 +282,11 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for fn, f := range local {
 		pass.ExportObjectFact(fn, f)
+	}
+	for m, impl := range ifaces {
+		if f := local[impl]; f != nil {
+			pass.ExportObjectFact(m, f)
+		}
 	}
 	if len(local) > 0 {
 		pass.ExportPackageFact(new(PackageFact))
