@@ -54,7 +54,7 @@
 // fence.Grant handed to it. Not reported: sections that only read,
 // writes before the acquire, after the release, on the branch where the
 // acquire failed, or in deferred calls; writes through safelock/fence
-// helpers; SQL whose text cannot be read; writes behind interface
+// helpers; SQL whose text cannot be read; writes behind other interface
 // methods and func values; Redis writes inside helpers (mostly caches);
 // a SET/SETEX with a TTL of a key named as a cache (the mutex around a
 // cache rebuild guards the database, and the cached copy expires);
