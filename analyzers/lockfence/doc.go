@@ -15,18 +15,22 @@
 // deferred — and reports:
 //
 //   - a write to another store with no fencing token reaching it: a
-//     database/sql or sqlx INSERT/UPDATE/DELETE/REPLACE/MERGE (the
+//     database/sql, sqlx or pgx INSERT/UPDATE/DELETE/REPLACE/MERGE (the
 //     statement text must be a constant locklint can read), a gorm
-//     Create/Save/Update/Updates/UpdateColumn(s)/Delete, a go-redis,
+//     Create/Save/Update/Updates/UpdateColumn(s)/Delete, the Save/Exec of
+//     an ent Create/Update/Delete builder, a go-redis,
 //     redigo or rueidis write to a key other than the lock, a Lua script
 //     that writes, os.WriteFile, os.Create, (*os.File).Write/WriteString.
 //     Writes made inside helpers the section calls count too, when the
 //     helper is a concrete function or method (in this package or
 //     another), or a method of an interface whose only implementation is
 //     declared beside it (type Orders interface{...}; type OrderDB
-//     struct{...}): s.repo.MarkDone(ctx, id) is reported at the call, with
-//     the write's own position in the message, and a fence passed to
-//     the parameter that reaches the write fences it. SQL wrappers that
+//     struct{...}). A write in a helper of this package is reported
+//     where it is written, once, with the call under the lock as related
+//     information; one in another package's helper is reported at the
+//     call (s.repo.MarkDone(ctx, id)), with the write's own position in
+//     the message. A fence passed to the parameter that reaches the
+//     write fences it. SQL wrappers that
 //     take the statement as a parameter (exec(ctx, q, args...)) are read
 //     at the call that passes the text. The callback passed to safelock's
 //     Locker.Do, or to a project's own wrapper that runs a func parameter

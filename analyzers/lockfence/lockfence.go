@@ -106,6 +106,9 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, s *
 	var unfenced []*stores.Write
 	for _, w := range writes {
 		key := fmt.Sprint(w.Call.Pos(), w.What)
+		if w.Site != nil { // a write inside a helper of this package: judged once, there
+			key = fmt.Sprint(w.Site.Pos(), w.Inner())
+		}
 		if done[key] || w == homeMade {
 			continue
 		}
@@ -115,19 +118,25 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, s *
 			continue // judged with the INCR below
 		}
 		if !fenced {
-			if w.Kind != stores.Fenced && (len(unfenced) == 0 || unfenced[len(unfenced)-1].Call != w.Call) {
+			if w.Kind != stores.Fenced && (len(unfenced) == 0 || unfenced[len(unfenced)-1].Call != w.Call || unfenced[len(unfenced)-1].Site != w.Site) {
 				unfenced = append(unfenced, w)
 			}
 			continue
 		}
 		if w.NeedsCondition() {
 			if ok, known := w.FenceCondition(fence.Reaches); known && !ok {
+				at, what := w.Call, w.What
+				related := []analysis.RelatedInformation{{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}}
+				if w.Site != nil {
+					at, what = w.Site, w.Inner()
+					related = append(related, analysis.RelatedInformation{Pos: w.Call.Pos(), End: w.Call.End(), Message: "the fence is passed here: " + types.ExprString(w.Call.Fun)})
+				}
 				pass.Report(analysis.Diagnostic{
-					Pos: w.Call.Pos(), End: w.Call.End(),
+					Pos: at.Pos(), End: at.End(),
 					Message: fmt.Sprintf("the fencing token reaches this %s, but the statement has no fence condition: "+
 						"a stale holder's write still overwrites the newer holder's; "+
-						"add a condition such as AND fence < ? bound to Lease.Fence(), or use the safelock/fence SQL helper", w.What),
-					Related: []analysis.RelatedInformation{{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}},
+						"add a condition such as AND fence < ? bound to Lease.Fence(), or use the safelock/fence SQL helper", what),
+					Related: related,
 				})
 			}
 		}
@@ -147,22 +156,32 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, s *
 		return
 	}
 	w := unfenced[0]
+	at, what := w.Call, w.What
 	related := []analysis.RelatedInformation{{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}}
+	if w.Site != nil {
+		// Report where the write is, in the helper the section calls.
+		at, what = w.Site, w.Inner()
+		related = append(related, analysis.RelatedInformation{Pos: w.Call.Pos(), End: w.Call.End(), Message: "called under the lock here: " + types.ExprString(w.Call.Fun)})
+	}
 	for _, o := range unfenced[1:] {
-		related = append(related, analysis.RelatedInformation{Pos: o.Call.Pos(), End: o.Call.End(), Message: "also written without a fence: " + o.What})
+		oat := o.Call
+		if o.Site != nil {
+			oat = o.Site
+		}
+		related = append(related, analysis.RelatedInformation{Pos: oat.Pos(), End: oat.End(), Message: "also written without a fence: " + o.What})
 	}
 	var msg string
 	if lk.Lib == locklib.Safelock {
 		msg = fmt.Sprintf("%s under %s never receives the lease's Fence(): if this holder stalls past the TTL "+
 			"(GC pause, slow network), another process takes the lock and this late write still lands; "+
 			"pass Lease.Fence() to the write and check it where it lands (the safelock/fence helpers, or UPDATE ... WHERE ... AND fence < ?)",
-			w.What, lk.Describe())
+			what, lk.Describe())
 	} else {
 		msg = fmt.Sprintf("%s under %s carries no fencing token: if this holder stalls past the TTL "+
 			"(GC pause, slow network), another process takes the lock and this late write still lands; %s",
-			w.What, lk.Describe(), useFence)
+			what, lk.Describe(), useFence)
 	}
-	pass.Report(analysis.Diagnostic{Pos: w.Call.Pos(), End: w.Call.End(), Message: msg, Related: related})
+	pass.Report(analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Message: msg, Related: related})
 }
 
 // onLockKey reports whether a Redis write is on the lock's own key (a

@@ -51,13 +51,15 @@ func (*PackageFact) String() string { return "writes to stores" }
 var storePaths = map[string]bool{
 	"database/sql": true, "github.com/jmoiron/sqlx": true, "gorm.io/gorm": true,
 	"github.com/jinzhu/gorm": true, "os": true, locklib.FencePath: true,
+	"github.com/jackc/pgx/v5": true, "github.com/jackc/pgx/v5/pgxpool": true,
+	"github.com/jackc/pgx/v4": true, "github.com/jackc/pgx/v4/pgxpool": true,
 }
 
-// relevant reports whether the package imports a store or a package
-// with write summaries.
+// relevant reports whether the package imports a store, a package with
+// write summaries, or an ent client generated into the module.
 func relevant(pass *analysis.Pass) bool {
 	for _, imp := range pass.Pkg.Imports() {
-		if storePaths[imp.Path()] || pass.ImportPackageFact(imp, new(PackageFact)) {
+		if storePaths[imp.Path()] || pass.ImportPackageFact(imp, new(PackageFact)) || importsEnt(imp) {
 			return true
 		}
 	}
@@ -96,6 +98,10 @@ type FactWrite struct {
 	HasQuery             bool
 	QueryParam, Variadic int
 	Binds                []int
+
+	// site is the write itself when the helper is in this package (not
+	// serialised): rules report there, where the reviewer changes code.
+	site *ast.CallExpr
 }
 
 func (w FactWrite) String() string {
@@ -130,7 +136,7 @@ func (r *Result) Helper(info *types.Info, call *ast.CallExpr) []*Write {
 			}
 			continue
 		}
-		w := &Write{Kind: fw.Kind, Call: call, What: fmt.Sprintf("%s (%s at %s)", name, fw.What, fw.Where), via: fw}
+		w := &Write{Kind: fw.Kind, Call: call, What: fmt.Sprintf("%s (%s at %s)", name, fw.What, fw.Where), via: fw, Site: fw.site}
 		for _, p := range fw.Reach {
 			w.Values = append(w.Values, argsOf(info, call, p)...)
 		}
@@ -352,12 +358,16 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 			}
 		}
 		at := where(call.Pos())
+		site := call
 		if w == nil {
 			if inner := factOf(call); inner != nil {
 				for i := range inner.Writes {
 					if inner.Writes[i].HasQuery {
 						if w = resolveQuery(info, defs, call, &inner.Writes[i]); w != nil {
 							at = inner.Writes[i].Where
+							if inner.Writes[i].site != nil {
+								site = inner.Writes[i].site
+							}
 							break
 						}
 					}
@@ -365,7 +375,7 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 			}
 		}
 		if w != nil && w.Kind != Redis {
-			fw := FactWrite{Kind: w.Kind, What: w.What, Where: at, NeedsCond: w.NeedsCondition(), Variadic: -1}
+			fw := FactWrite{Kind: w.Kind, What: w.What, Where: at, NeedsCond: w.NeedsCondition(), Variadic: -1, site: site}
 			anyCond := false // the statement has a fence condition at all
 			if fw.NeedsCond {
 				_, fw.CondKnown = w.FenceCondition(func(ast.Expr) bool { return false })
@@ -416,6 +426,9 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 			}
 			fw := iw
 			fw.Reach, fw.Cond = mine(iw.Reach), mine(iw.Cond)
+			if fw.site == nil { // the helper is in another package: the call is the site here
+				fw.site = call
+			}
 			f.Writes = append(f.Writes, fw)
 		}
 		return true

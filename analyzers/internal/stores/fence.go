@@ -45,6 +45,8 @@ func (w *Write) NeedsCondition() bool {
 		case "Save", "Update", "Updates", "UpdateColumn", "UpdateColumns", "Delete":
 			return true
 		}
+	case Ent:
+		return !strings.Contains(w.What, "Create ") && !strings.Contains(w.What, "CreateBulk ")
 	}
 	return false
 }
@@ -77,6 +79,31 @@ func (w *Write) FenceCondition(reaches func(ast.Expr) bool) (ok, known bool) {
 			complete = complete && c.Complete
 		}
 		return false, complete
+	case Ent:
+		// Generated predicates: fence column + LT/LTE (order.FenceLT(f)),
+		// anywhere in the chain's arguments (inside And/Or too).
+		found := false
+		for _, v := range w.Values {
+			ast.Inspect(v, func(n ast.Node) bool {
+				c, ok := n.(*ast.CallExpr)
+				if !ok || found || len(c.Args) != 1 {
+					return !found
+				}
+				name := ""
+				switch f := ast.Unparen(c.Fun).(type) {
+				case *ast.Ident:
+					name = f.Name
+				case *ast.SelectorExpr:
+					name = f.Sel.Name
+				}
+				col := strings.TrimSuffix(strings.TrimSuffix(name, "LTE"), "LT")
+				if col != name && fenceColumn.MatchString(col) && reaches(c.Args[0]) {
+					found = true
+				}
+				return !found
+			})
+		}
+		return found, true
 	}
 	return false, false
 }

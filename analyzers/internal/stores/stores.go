@@ -33,6 +33,7 @@ type Kind int
 const (
 	SQL    Kind = iota + 1 // database/sql, sqlx
 	Gorm                   // gorm model writes
+	Ent                    // ent builder writes (Create, Update, Delete ... Save/Exec)
 	File                   // os file writes
 	Redis                  // a Redis command that changes a key
 	Fenced                 // a safelock/fence helper: checks the fence where the write lands
@@ -59,6 +60,11 @@ type Write struct {
 	Conds []GormCond
 
 	Cmd *redismodel.Command // Redis writes
+
+	// Site is the write itself when Call goes to a helper of this package
+	// that makes it (or the helper's call of another package's helper);
+	// nil for direct writes and helpers of other packages.
+	Site *ast.CallExpr
 
 	// A write made inside a helper the call goes to (see [Result.Helper]):
 	// its summary, and the arguments bound to a fence condition there.
@@ -107,8 +113,10 @@ func classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *red
 		return gormWrite(info, defs, w, fn, recv, anyText)
 	case "os":
 		return fileWrite(w, fn, recv)
+	case "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool", "github.com/jackc/pgx/v4", "github.com/jackc/pgx/v4/pgxpool":
+		return pgxWrite(info, defs, w, fn, recv, anyText)
 	}
-	return nil
+	return entWrite(info, w, fn, recv)
 }
 
 // redisWrites are the commands that change a key's value.
@@ -289,6 +297,65 @@ func gormWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, r
 	return w
 }
 
+// pgxWrite recognises pgx's Exec(ctx, sql, args...) on a Conn, Pool or
+// Tx.
+func pgxWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, recv string, anyText bool) *Write {
+	if fn.Name() != "Exec" || len(w.Call.Args) < 2 {
+		return nil
+	}
+	w.Kind = SQL
+	w.What = "pgx " + dotted(recv, "Exec")
+	w.Query, w.Complete = Text(info, defs, w.Call.Args[1])
+	w.QueryExpr = w.Call.Args[1]
+	w.Params, w.Spread = w.Call.Args[2:], w.Call.Ellipsis.IsValid()
+	if !anyText && !IsWriteSQL(w.Query) {
+		return nil
+	}
+	return w
+}
+
+// entBuilders are the suffixes of ent's generated builder types that
+// write; the package path is the user's own, so ent is told by the
+// generated package importing entgo.io/ent.
+var entBuilders = []string{"CreateBulk", "Create", "UpdateOne", "Update", "DeleteOne", "Delete", "UpsertOne", "UpsertBulk", "Upsert"}
+
+// entWrite recognises the Save/Exec that runs an ent write builder:
+// client.User.Update().Where(user.ID(id)).SetName(n).Save(ctx).
+func entWrite(info *types.Info, w *Write, fn *types.Func, recv string) *Write {
+	switch fn.Name() {
+	case "Save", "SaveX", "Exec", "ExecX":
+	default:
+		return nil
+	}
+	builder := ""
+	for _, suf := range entBuilders {
+		if strings.HasSuffix(recv, suf) && len(recv) > len(suf) {
+			builder = suf
+			break
+		}
+	}
+	if builder == "" || !importsEnt(fn.Pkg()) {
+		return nil
+	}
+	sel, ok := ast.Unparen(w.Call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	w.Kind = Ent
+	w.What = "ent " + recv + "." + fn.Name()
+	w.Values = append(append([]ast.Expr{}, w.Call.Args...), chainArgs(info, sel.X)...)
+	return w
+}
+
+func importsEnt(pkg *types.Package) bool {
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == "entgo.io/ent" || strings.HasPrefix(imp.Path(), "entgo.io/ent/") {
+			return true
+		}
+	}
+	return false
+}
+
 func fileWrite(w *Write, fn *types.Func, recv string) *Write {
 	switch {
 	case recv == "" && (fn.Name() == "WriteFile" || fn.Name() == "Create"):
@@ -416,4 +483,13 @@ func recvName(sig *types.Signature) string {
 		return n.Obj().Name()
 	}
 	return ""
+}
+
+// Inner describes the write a helper call makes (what it is, without the
+// call): "database/sql DB.ExecContext". For direct writes it is What.
+func (w *Write) Inner() string {
+	if w.via != nil {
+		return w.via.What
+	}
+	return w.What
 }
