@@ -65,8 +65,8 @@
 // _test.go files. A call that hands the lock's key to a func value or
 // an unresolved interface method, or the library lock to a helper, may
 // release it, so the section ends there. A SETNX that is never released
-// is a deduplication marker, not a lock, and has no section; nor has an
-// NX key that is data rather than a lock (see lockrelease), nor a lock
+// and not named as a lock is a deduplication marker and has no section;
+// nor has an NX key that is data rather than a lock (see lockrelease), nor a lock
 // with no TTL, which cannot pass to another holder while this one is
 // paused (its missing TTL is lockexpiry's finding).
 //

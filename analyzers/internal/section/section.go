@@ -3,8 +3,8 @@
 // control-flow graph.
 //
 // A [Section] starts after an acquire — a raw SET NX from the lifecycle
-// model (a lock that is also released somewhere, so deduplication markers
-// are not sections), or a lock-library acquire from locklib (safelock,
+// model (a lock that is also released somewhere, or is named as a lock,
+// so deduplication markers are not sections), or a lock-library acquire from locklib (safelock,
 // redsync, bsm/redislock, rueidislock) — and holds every CFG node
 // reachable from it
 //
@@ -330,12 +330,14 @@ func (b *builder) inDefer(n ast.Node, fn ast.Node) bool {
 }
 
 // rawSections opens a section at every direct or summarised NX acquire of
-// a lock that is released somewhere (else it is a marker, not a lock).
+// a lock that is released somewhere or named as a lock (else it is a
+// marker, not a lock; a lock whose release deletes the wrong key is
+// still a lock).
 func (b *builder) rawSections() {
 	for _, fd := range b.decls {
 		for _, op := range b.lc.Funcs[fd] {
 			l := op.Lock()
-			if op.Kind != lifecycle.Acquire || l == nil || !l.Has(lifecycle.Delete) || op.In.InDefer || !l.IsLock(b.pass) {
+			if op.Kind != lifecycle.Acquire || l == nil || !l.Has(lifecycle.Delete) && !l.LockNamed() || op.In.InDefer || !l.IsLock(b.pass) {
 				continue
 			}
 			if op.NoTTL && !l.Has(lifecycle.Expire) && !l.Has(lifecycle.Unknown) {

@@ -234,6 +234,14 @@ func run(pass *analysis.Pass) (any, error) {
 		f := new(WriteFact)
 		if !pass.ImportObjectFact(fn, f) {
 			f = nil
+		} else {
+			// In-process drivers share fact values between packages: a
+			// site in another package's files is not a site here.
+			ws := slices.Clone(f.Writes)
+			for i := range ws {
+				ws[i].site = nil
+			}
+			f = &WriteFact{Writes: ws}
 		}
 		imported[fn] = f
 		return f

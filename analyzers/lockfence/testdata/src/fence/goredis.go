@@ -56,6 +56,27 @@ func dedup(ctx context.Context, id string) {
 	db.ExecContext(ctx, "INSERT INTO events (id) VALUES (?)", id)
 }
 
+// A lock named as one is a lock even when no release of its key is in
+// sight (here the release deletes another key by mistake): it expires,
+// so the late write needs a fence all the same.
+func lockNeverReleased(ctx context.Context, id, token string) error {
+	if ok, _ := rdb.SetNX(ctx, "lock:stock:"+id, token, 10*time.Second).Result(); !ok {
+		return nil
+	}
+	defer rdb.Del(ctx, "stock:"+id)
+	_, err := db.ExecContext(ctx, "UPDATE stock SET n = n - 1 WHERE id = ?", id) // want `database/sql DB.ExecContext under lock "lock:stock:" \+ id \(SET NX\) carries no fencing token`
+	return err
+}
+
+// Near miss: a marker named as data, never deleted, is no lock.
+func markOnce(ctx context.Context, id string) error {
+	if ok, _ := rdb.SetNX(ctx, "processed:"+id, 1, time.Hour).Result(); !ok {
+		return nil
+	}
+	_, err := db.ExecContext(ctx, "UPDATE stock SET n = n - 1 WHERE id = ?", id)
+	return err
+}
+
 // Redis writes to other keys and file writes are writes too; one
 // diagnostic per section, the other writes as related information.
 func otherKeyAndFile(ctx context.Context, id, token string) {
