@@ -36,8 +36,12 @@
 //     Locker.Do, or to a project's own wrapper that runs a func parameter
 //     while it holds a lock (WithLock(ctx, key, fn), in any package), is
 //     a critical section too.
-//     Locks are raw SET NX locks that are also released somewhere, and
-//     safelock, redsync, bsm/redislock and rueidislock locks. Only
+//     Locks are raw SET NX locks that are also released somewhere (or
+//     named as locks), safelock, redsync, bsm/redislock and rueidislock
+//     locks, and a project's own lock type over one of these libraries
+//     (a TryLock that keeps the library lock in its receiver and an
+//     Unlock that releases it, or a FetchLock that returns the lock it
+//     obtained), in any package. Only
 //     safelock issues a fence; with the others the message says to move
 //     to safelock. With safelock, the write never receives Lease.Fence().
 //   - a fence that reaches an overwriting SQL statement (UPDATE, DELETE,

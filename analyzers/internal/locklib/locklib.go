@@ -84,10 +84,17 @@ type Call struct {
 	// of the lease/lock (safelock, redislock), of the lock-loss context and
 	// cancel func (rueidislock), -1 when the receiver is the lock (redsync).
 	Handle, LostCtx int
+	// Wrapper names a project's own method that does this call for its
+	// caller ("RedisLock.TryLock (redislock Client.Obtain)"); empty for the
+	// library's own calls.
+	Wrapper string
 }
 
 // Name is how messages name the call: "safelock Locker.TryAcquire".
 func (c *Call) Name() string {
+	if c.Wrapper != "" {
+		return c.Wrapper
+	}
 	name := c.Method.Name()
 	if sig, ok := c.Method.Type().(*types.Signature); ok && sig.Recv() != nil {
 		if n := recvName(sig); n != "" {

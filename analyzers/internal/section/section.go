@@ -20,7 +20,10 @@
 // for the project's own wrappers: a function whose section calls one of
 // its func parameters (WithLock(ctx, key, fn)) exports a [WrapperFact],
 // and the function passed there, in this package or an importing one,
-// is a section of the wrapper's lock.
+// is a section of the wrapper's lock. A project's lock type over a
+// library (TryLock keeps the redislock Lock in its receiver, Unlock
+// releases it; FetchLock returns the lock it obtained) exports a
+// [LockAPIFact], and its calls are treated as the library's own.
 //
 // Guarantee: a node is in a section only when the lock is certainly held
 // there as far as the function shows; code after a release, on a failure
@@ -60,7 +63,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:              run,
 	RunDespiteErrors: true,
 	ResultType:       reflect.TypeFor[*Result](),
-	FactTypes:        []analysis.Fact{new(WrapperFact)},
+	FactTypes:        []analysis.Fact{new(WrapperFact), new(LockAPIFact)},
 }
 
 // Result lists the sections of a package.
@@ -188,11 +191,14 @@ func run(pass *analysis.Pass) (any, error) {
 		pass: pass, lc: lc, cfgs: map[ast.Node]*cfg.CFG{},
 		defs: keyexpr.NewDefs(pass.TypesInfo, pass.Files), parent: map[ast.Node]ast.Node{},
 		declOf: map[*types.Func]*ast.FuncDecl{}, wrappers: map[*types.Func]*WrapperFact{},
+		apis: map[*types.Func]*LockAPIFact{},
 	}
 	res.Defs = b.defs
 	b.fields = NewFields(pass.TypesInfo, pass.Files)
 	res.Fields = b.fields
 	b.index()
+	b.exportLockAPI()
+	b.apiCalls()
 	b.rawSections()
 	b.libSections()
 	b.exportWrappers()
@@ -213,14 +219,18 @@ type builder struct {
 	libCalls []*locklib.Call
 	sections []*Section
 	wrappers map[*types.Func]*WrapperFact // this package's lock wrappers
+	apis     map[*types.Func]*LockAPIFact // this package's lock API over a library
 }
 
 // importsWrappers reports whether an imported package exports a lock
 // wrapper (its function literals may be sections here).
 func importsWrappers(pass *analysis.Pass) bool {
 	for _, f := range pass.AllObjectFacts() {
-		if _, ok := f.Fact.(*WrapperFact); ok && f.Object.Pkg() != pass.Pkg {
-			return true
+		switch f.Fact.(type) {
+		case *WrapperFact, *LockAPIFact:
+			if f.Object.Pkg() != pass.Pkg {
+				return true
+			}
 		}
 	}
 	return false
@@ -407,6 +417,10 @@ func (b *builder) libSections() {
 		}
 		b.bindHandle(lk, c)
 		b.libKnowledge(lk, c, fd)
+		if c.Wrapper != "" {
+			// The project's lock type may renew or watch its lock inside.
+			lk.AutoRenew, lk.RenewUnknown = Unknown, true
+		}
 		var rels []*ast.CallExpr
 		var deferred *ast.CallExpr
 		for _, r := range b.releases(lk, fd) {
