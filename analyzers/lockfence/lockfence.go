@@ -38,17 +38,18 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[section.Analyzer].(*section.Result)
 	helpers := pass.ResultOf[stores.Analyzer].(*stores.Result)
 	done := map[string]bool{} // writes already judged (overlapping sections)
+	rh := newRedisHelpers(pass, res)
 	for _, s := range res.Sections {
 		if lifecycle.IsTestFile(pass.Fset, s.Lock.Acquire.Pos()) {
 			continue
 		}
-		check(pass, res, helpers, s, done)
+		check(pass, res, helpers, rh, s, done)
 	}
 	return nil, nil
 }
 
 // check judges the writes of one section.
-func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, s *section.Section, done map[string]bool) {
+func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh *redisHelpers, s *section.Section, done map[string]bool) {
 	info := pass.TypesInfo
 	lk := s.Lock
 	cmds := map[*ast.CallExpr]*redismodel.Command{}
@@ -67,6 +68,7 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, s *
 		w := stores.Classify(info, res.Defs, call, cmds[call])
 		if w == nil {
 			writes = append(writes, helpers.Helper(info, call)...)
+			writes = append(writes, rh.writes(call)...)
 			return true
 		}
 		if w.Kind == stores.Redis && onLockKey(res, s, w) {

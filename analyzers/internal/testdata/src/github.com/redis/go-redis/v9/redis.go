@@ -131,6 +131,17 @@ func (c cmdable) PExpire(ctx context.Context, key string, expiration time.Durati
 }
 func (c cmdable) ExpireAt(ctx context.Context, key string, tm time.Time) *BoolCmd { return &BoolCmd{} }
 func (c cmdable) Incr(ctx context.Context, key string) *IntCmd                    { return &IntCmd{} }
+
+// Z is a sorted-set member.
+type Z struct {
+	Score  float64
+	Member interface{}
+}
+
+func (c cmdable) ZAdd(ctx context.Context, key string, members ...Z) *IntCmd { return &IntCmd{} }
+func (c cmdable) HSet(ctx context.Context, key string, values ...interface{}) *IntCmd {
+	return &IntCmd{}
+}
 func (c cmdable) Eval(ctx context.Context, script string, keys []string, args ...interface{}) *Cmd {
 	return &Cmd{}
 }

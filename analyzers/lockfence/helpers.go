@@ -1,0 +1,147 @@
+package lockfence
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/section"
+	"github.com/locklint/locklint/analyzers/internal/stores"
+)
+
+// redisHelpers finds the Redis writes that helpers of this package make
+// for a section: s.setPending(ctx, ids) whose body sends ZADD to another
+// key is a write under the caller's lock, reported where the ZADD is.
+//
+// Only helpers of this package are followed (to depth 3): a Redis write
+// behind another package's API is mostly a cache, and this package's
+// own helpers show their keys. Helpers named as caches or as lock
+// operations are left out: a cache fill is not the data the lock
+// guards, and a lock helper's SET is the lock itself.
+type redisHelpers struct {
+	pass   *analysis.Pass
+	res    *section.Result
+	declOf map[*types.Func]*ast.FuncDecl
+	memo   map[*ast.FuncDecl][]*ast.CallExpr
+}
+
+func newRedisHelpers(pass *analysis.Pass, res *section.Result) *redisHelpers {
+	h := &redisHelpers{pass: pass, res: res, declOf: map[*types.Func]*ast.FuncDecl{}, memo: map[*ast.FuncDecl][]*ast.CallExpr{}}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					h.declOf[fn] = fd
+				}
+			}
+		}
+	}
+	return h
+}
+
+// writes returns the Redis writes call makes through a helper of this
+// package, as Writes at call with the write as their Site.
+func (h *redisHelpers) writes(call *ast.CallExpr) []*stores.Write {
+	fn, _ := typeutil.Callee(h.pass.TypesInfo, call).(*types.Func)
+	if fn == nil {
+		return nil
+	}
+	fd := h.declOf[fn.Origin()]
+	if fd == nil {
+		return nil
+	}
+	var out []*stores.Write
+	for _, site := range h.sites(fd, 0, map[*ast.FuncDecl]bool{}) {
+		w := h.classify(site)
+		if w == nil {
+			continue
+		}
+		// The caller's arguments stand for what reaches the write: a
+		// fence handed to the helper counts as fencing it.
+		out = append(out, &stores.Write{Kind: stores.Redis, Call: call, What: w.What, Values: call.Args, Site: site, Cmd: w.Cmd})
+	}
+	return out
+}
+
+func (h *redisHelpers) classify(site *ast.CallExpr) *stores.Write {
+	for _, fd := range h.declsOf(site) {
+		for _, c := range h.res.Lifecycle.Calls[fd] {
+			if c.Call == site && c.Cmd != nil {
+				return stores.Classify(h.pass.TypesInfo, h.res.Defs, site, c.Cmd)
+			}
+		}
+	}
+	return nil
+}
+
+func (h *redisHelpers) declsOf(site *ast.CallExpr) []*ast.FuncDecl {
+	var out []*ast.FuncDecl
+	for _, fd := range h.declOf {
+		if fd.Pos() <= site.Pos() && site.End() <= fd.End() {
+			out = append(out, fd)
+		}
+	}
+	return out
+}
+
+// sites lists the Redis write calls in fd and the helpers it calls.
+func (h *redisHelpers) sites(fd *ast.FuncDecl, depth int, seen map[*ast.FuncDecl]bool) []*ast.CallExpr {
+	if seen[fd] || depth > 3 || helperExcluded(fd) {
+		return nil
+	}
+	seen[fd] = true
+	if s, ok := h.memo[fd]; ok && depth == 0 {
+		return s
+	}
+	var out []*ast.CallExpr
+	for _, c := range h.res.Lifecycle.Calls[fd] {
+		if c.Cmd != nil {
+			if w := stores.Classify(h.pass.TypesInfo, h.res.Defs, c.Call, c.Cmd); w != nil && w.Kind == stores.Redis && !inClosure(fd, c.Call) {
+				out = append(out, c.Call)
+			}
+			continue
+		}
+		if fn, _ := typeutil.Callee(h.pass.TypesInfo, c.Call).(*types.Func); fn != nil {
+			if inner := h.declOf[fn.Origin()]; inner != nil {
+				out = append(out, h.sites(inner, depth+1, seen)...)
+			}
+		}
+	}
+	if depth == 0 {
+		h.memo[fd] = out
+	}
+	return out
+}
+
+// helperExcluded: helpers named as caches or as lock operations.
+func helperExcluded(fd *ast.FuncDecl) bool {
+	names := []string{fd.Name.Name}
+	if fd.Recv != nil && len(fd.Recv.List) == 1 {
+		names = append(names, types.ExprString(fd.Recv.List[0].Type))
+	}
+	for _, n := range names {
+		n = strings.ToLower(n)
+		for _, w := range []string{"cache", "lock", "mutex", "lease", "acquire", "release", "renew", "refresh", "extend"} {
+			if strings.Contains(n, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inClosure reports whether call is inside a function literal of fd (a
+// goroutine or a callback: not run on the helper's own path).
+func inClosure(fd *ast.FuncDecl, call *ast.CallExpr) bool {
+	in := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok && lit.Pos() <= call.Pos() && call.End() <= lit.End() {
+			in = true
+		}
+		return !in
+	})
+	return in
+}
