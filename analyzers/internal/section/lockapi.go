@@ -56,7 +56,7 @@ func (b *builder) exportLockAPI() {
 		}
 	}
 	for m, impl := range soleimpl.Methods(b.pass.Pkg) {
-		if f := b.apis[impl]; f != nil {
+		if f := b.apis[impl]; f != nil && m.Pkg() == b.pass.Pkg { // not a method embedded from another package
 			b.apis[m] = f
 			b.pass.ExportObjectFact(m, f)
 		}

@@ -298,7 +298,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass.ExportObjectFact(fn, f)
 	}
 	for m, impl := range ifaces {
-		if f := local[impl]; f != nil {
+		if f := local[impl]; f != nil && m.Pkg() == pass.Pkg { // not a method embedded from another package
 			pass.ExportObjectFact(m, f)
 		}
 	}
@@ -434,9 +434,9 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 			}
 			fw := iw
 			fw.Reach, fw.Cond = mine(iw.Reach), mine(iw.Cond)
-			if fw.site == nil { // the helper is in another package: the call is the site here
-				fw.site = call
-			}
+			// A write inside another package's helper keeps no site: it is
+			// reported at the call under the lock, not in a helper here
+			// that only passes it on.
 			f.Writes = append(f.Writes, fw)
 		}
 		return true
