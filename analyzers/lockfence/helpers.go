@@ -1,6 +1,7 @@
 package lockfence
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/section"
 	"github.com/locklint/locklint/analyzers/internal/stores"
 )
@@ -144,4 +147,30 @@ func inClosure(fd *ast.FuncDecl, call *ast.CallExpr) bool {
 		return !in
 	})
 	return in
+}
+
+// persistentSets returns the SETs without expiry that a call makes
+// through another package's Redis wrapper (svc.Set(ctx, key, v) whose
+// body sends SET key v 0): a key kept without a TTL is a store of record,
+// not a cache. Wrappers that set a TTL are taken for caches, and keys,
+// helpers and receivers named as caches are left out.
+func persistentSets(pass *analysis.Pass, res *section.Result, s *section.Section, call *ast.CallExpr) []*stores.Write {
+	var out []*stores.Write
+	for _, op := range res.Lifecycle.Ops {
+		if op.Call != call || op.Kind != lifecycle.Write || op.Via == nil || op.Via.Pkg() == pass.Pkg || op.TTL || op.Lock() != nil && op.Lock().IsLock(pass) {
+			continue
+		}
+		named := strings.ToLower(op.KeyText() + " " + lifecycle.FuncName(op.Via) + " " + op.Via.Pkg().Name())
+		if strings.Contains(named, "cache") || strings.Contains(named, "lock") {
+			continue
+		}
+		if s.Lock.Key.Known() && keyexpr.Same(op.Key, s.Lock.Key, true) {
+			continue
+		}
+		out = append(out, &stores.Write{
+			Kind: stores.Redis, Call: call, Values: call.Args,
+			What: fmt.Sprintf("%s (Redis %s at %s)", types.ExprString(call.Fun), op.Command, op.ViaWhere),
+		})
+	}
+	return out
 }

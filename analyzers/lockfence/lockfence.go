@@ -69,6 +69,7 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 		if w == nil {
 			writes = append(writes, helpers.Helper(info, call)...)
 			writes = append(writes, rh.writes(call)...)
+			writes = append(writes, persistentSets(pass, res, s, call)...)
 			return true
 		}
 		if w.Kind == stores.Redis && onLockKey(res, s, w) {

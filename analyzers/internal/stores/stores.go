@@ -125,7 +125,10 @@ var redisWrites = map[string]bool{
 	"INCR": true, "INCRBY": true, "INCRBYFLOAT": true, "DECR": true, "DECRBY": true,
 	"HSET": true, "HMSET": true, "HSETNX": true, "HINCRBY": true, "HINCRBYFLOAT": true, "HDEL": true,
 	"LPUSH": true, "RPUSH": true, "LSET": true, "LREM": true, "LPOP": true, "RPOP": true, "LTRIM": true,
-	"SADD": true, "SREM": true, "ZADD": true, "ZREM": true, "ZINCRBY": true, "XADD": true,
+	"LINSERT": true, "RPOPLPUSH": true, "LMOVE": true, "GETSET": true, "SETBIT": true,
+	"SADD": true, "SREM": true, "SPOP": true, "SMOVE": true, "ZADD": true, "ZREM": true, "ZINCRBY": true,
+	"ZREMRANGEBYSCORE": true, "ZREMRANGEBYRANK": true, "ZREMRANGEBYLEX": true, "ZPOPMIN": true, "ZPOPMAX": true,
+	"XADD": true,
 	"JSON.SET": true,
 }
 

@@ -1,0 +1,32 @@
+package fence
+
+import (
+	"context"
+	"time"
+
+	"kvstore"
+)
+
+var kv *kvstore.Store
+
+// A SET without expiry through another package's wrapper is a write of
+// record under the lock.
+func creditWallet(ctx context.Context, id string, amount int) error {
+	lock, err := rl.Obtain(ctx, "wallet:"+id+":lock", 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	return kv.Put(ctx, "wallet:"+id, amount) // want `kv.Put \(Redis SET at kvstore.go:\d+\) under lock "wallet:" \+ id \+ ":lock" \(redislock Client.Obtain\) carries no fencing token`
+}
+
+// Near miss: a value kept with a TTL through a wrapper is taken for a
+// cache.
+func cacheWallet(ctx context.Context, id string, amount int) error {
+	lock, err := rl.Obtain(ctx, "wallet:"+id+":lock", 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	return kv.PutFor(ctx, "wallet:"+id, amount, time.Minute)
+}
