@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/types"
 	"regexp"
+	"sort"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -158,6 +159,9 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 	if len(unfenced) == 0 {
 		return
 	}
+	// Report at the section's own first write when it has one; writes in
+	// helpers go to related information.
+	sort.SliceStable(unfenced, func(i, j int) bool { return unfenced[i].Site == nil && unfenced[j].Site != nil })
 	w := unfenced[0]
 	at, what := w.Call, w.What
 	related := []analysis.RelatedInformation{{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}}

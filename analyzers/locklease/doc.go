@@ -46,6 +46,13 @@
 //     cancel), sets a field or package variable, uses sync/atomic, calls
 //     a Cancel/Stop/Close/Notify-like method, panics or exits; nor when
 //     the outcome is returned, sent or handed to another function.
+//   - a renewal wrapper that answers success when the renewal failed: a
+//     function returning an error whose renewal (the same renewals as
+//     above, outside a keep-alive loop) has an error branch that reaches
+//     "return nil" — every error but ErrLockNotHeld swallowed, or a log
+//     and fall through. Reported at the renewal, the nil return as
+//     related information. A branch that returns an error, or retries
+//     the renewal, is no finding.
 //
 // The callback passed to a project's own lock wrapper (a function that
 // runs a func parameter while it holds a lock, in any package) is

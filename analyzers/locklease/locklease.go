@@ -31,7 +31,10 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[section.Analyzer].(*section.Result)
+	watched := map[*ast.CallExpr]bool{}
+	defer func() { swallowedRenewals(pass, res, watched) }()
 	for _, r := range watchdogRenewals(pass, res) {
+		watched[r.call] = true
 		if at := dropped(pass, r); at != nil {
 			pass.Report(analysis.Diagnostic{
 				Pos: at.Pos(), End: at.End(),

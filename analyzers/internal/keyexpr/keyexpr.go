@@ -469,6 +469,13 @@ func (d *Defs) Single(v *types.Var) ast.Expr {
 	return d.def[v]
 }
 
+// Declared returns the expression v was declared with (v := x, var v =
+// x), whatever later assignments do, or nil; reassigned says whether it
+// is assigned again.
+func (d *Defs) Declared(v *types.Var) (x ast.Expr, reassigned bool) {
+	return d.def[v], d.count[v] > 1
+}
+
 // NewDefs scans files for assignments to local variables.
 func NewDefs(info *types.Info, files []*ast.File) *Defs {
 	d := &Defs{def: map[*types.Var]ast.Expr{}, count: map[*types.Var]int{}, tuple: map[*types.Var]tupleDef{},

@@ -54,7 +54,19 @@ func (p *parser) rueidis(call *ast.CallExpr, fn *types.Func) *Command {
 	}
 	var chain []link
 	e := ast.Expr(call)
-	for {
+	for hops := 0; ; {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok && p.defs != nil && hops < 4 {
+			// q := c.B().Zadd().Key(k); q = q.ScoreMember(...); q.Build():
+			// the command and its key are where the builder was declared;
+			// what later assignments add is not known here.
+			if v, ok := p.info.Uses[id].(*types.Var); ok {
+				if x, again := p.defs.Declared(v); x != nil {
+					e, hops = x, hops+1
+					cmd.Partial = cmd.Partial || again
+					continue
+				}
+			}
+		}
 		c, ok := ast.Unparen(e).(*ast.CallExpr)
 		if !ok {
 			return nil

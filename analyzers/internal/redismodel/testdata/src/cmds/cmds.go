@@ -86,3 +86,15 @@ func rueidisCmds(ctx context.Context, c rueidis.Client, k, v string) {
 	c.Do(ctx, c.B().Delex().Key(k).Ifeq(v).Build())                     // want `^rueidis DELEX key=k IFEQ$`
 	rueidis.NewLuaScript(`return redis.call("DEL", KEYS[1])`).Exec(ctx, c, []string{k}, []string{v}) // want `^rueidis EVAL key=k script\(del=true,checked=false\)$`
 }
+
+// A builder kept in a variable: the command and key are where it was
+// declared; reassigned, what it ends up holding is partly unknown.
+func rueidisBuilderVar(ctx context.Context, c rueidis.Client, k, v string, again bool) {
+	q := c.B().Set().Key(k).Value(v)
+	c.Do(ctx, q.Build()) // want `^rueidis SET key=k value=v noexpiry$`
+	r := c.B().Set().Key(k).Value(v)
+	if again {
+		r = c.B().Set().Key(v).Value(k)
+	}
+	c.Do(ctx, r.Build()) // want `^rueidis SET key=k value=v partial$`
+}

@@ -1,0 +1,96 @@
+package locklease
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+	"github.com/locklint/locklint/analyzers/internal/locklib"
+	"github.com/locklint/locklint/analyzers/internal/section"
+)
+
+// swallowedRenewals reports renewal wrappers that answer success when the
+// renewal failed: a function returning an error whose renewal's error
+// branch can reach "return nil" (every error but ErrLockNotHeld
+// swallowed, or a log and fall through). Its caller — a session, a
+// leader loop — takes the failed renewal for a kept lease and goes on as
+// the owner after the lock may have expired.
+func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.CallExpr]bool) {
+	info := pass.TypesInfo
+	checked := map[*ast.CallExpr]string{} // owner-checked EXPIREs of locks
+	if lc := res.Lifecycle; lc != nil {
+		for _, op := range lc.Ops {
+			if op.Kind == lifecycle.Expire && op.Cmd != nil && (op.Checked || op.Lock() != nil && op.Lock().IsLock(pass)) {
+				checked[op.Call] = op.Describe() + " of lock " + op.KeyText()
+			}
+		}
+	}
+	for _, f := range pass.Files {
+		if lifecycle.IsTestFile(pass.Fset, f.Pos()) {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || !returnsError(info, fd) {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if _, ok := n.(*ast.FuncLit); ok {
+					return false
+				}
+				call, ok := n.(*ast.CallExpr)
+				if !ok || skip[call] {
+					return true
+				}
+				what := checked[call]
+				if c := locklib.Classify(info, call); c != nil && c.Role == locklib.Renew {
+					what = c.Name()
+				} else if name := lockRenewCall(info, call); name != "" {
+					what = name
+				}
+				if what == "" {
+					return true
+				}
+				rets, ok := section.FailureReturns(info, fd, call)
+				if !ok {
+					return true
+				}
+				for _, r := range rets {
+					if len(r.Results) == 0 || !isNil(info, r.Results[len(r.Results)-1]) {
+						continue
+					}
+					pass.Report(analysis.Diagnostic{
+						Pos: call.Pos(), End: call.End(),
+						Message: fmt.Sprintf("when %s fails, %s still returns a nil error: its caller takes the failed renewal for a kept lease "+
+							"and goes on as the owner after the lock may have expired; return the error (or a lock-lost error) so the holder stops",
+							what, fd.Name.Name),
+						Related: []analysis.RelatedInformation{{Pos: r.Pos(), End: r.End(), Message: "nil returned after the renewal failed"}},
+					})
+					break
+				}
+				return true
+			})
+		}
+	}
+}
+
+func returnsError(info *types.Info, fd *ast.FuncDecl) bool {
+	fn, ok := info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	res := fn.Type().(*types.Signature).Results()
+	if res.Len() == 0 {
+		return false
+	}
+	t := res.At(res.Len() - 1).Type()
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+func isNil(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.IsNil()
+}
