@@ -34,6 +34,14 @@
 //     that returns only SetNX's Err() loses the bool and is reported
 //     itself.
 //
+// It also reports acquire wrappers that fail open: a function with a bool
+// result whose acquire's error branch reaches "return true" (on a Redis
+// error it answers "acquired"), so its callers run the critical section
+// without the lock — however deliberate, the message says so. The
+// acquire may be a raw NX, a library call, a wrapper with a fact, or a
+// method of an interface implemented in another package that is named
+// as taking a lock and returns (bool, error) (AcquireOrderLock, TryLock).
+//
 // A DEL of the lock reached where the acquire failed is lockrelease's
 // report (an unchecked DEL): its compare-and-delete fix makes a release on
 // failure harmless, so it is not reported twice.

@@ -38,10 +38,13 @@ const instead = "safelock.Locker.TryAcquire, which returns ErrNotAcquired when a
 func run(pass *analysis.Pass) (any, error) {
 	lifecycle.SilenceTests(pass)
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
+	r := &runner{pass: pass, res: res, cfgs: map[ast.Node]*cfg.CFG{}, cases: map[*ast.CaseClause]*ast.SwitchStmt{}, facts: map[*types.Func]*AcquireFact{}}
 	if len(res.Calls) == 0 && !locklib.ImportsLib(pass.Pkg) {
+		// No Redis here, but a lock behind another package's interface
+		// can still be misread.
+		r.each(func(_ *ast.File, fd *ast.FuncDecl) { r.failOpen(fd) })
 		return nil, nil
 	}
-	r := &runner{pass: pass, res: res, cfgs: map[ast.Node]*cfg.CFG{}, cases: map[*ast.CaseClause]*ast.SwitchStmt{}, facts: map[*types.Func]*AcquireFact{}}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if sw, ok := n.(*ast.SwitchStmt); ok {
@@ -64,6 +67,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	r.report = true
 	r.each(func(f *ast.File, fd *ast.FuncDecl) { r.funcDecl(f, fd) })
+	r.each(func(_ *ast.File, fd *ast.FuncDecl) { r.failOpen(fd) })
 	for fn, f := range r.facts {
 		pass.ExportObjectFact(fn, f)
 	}

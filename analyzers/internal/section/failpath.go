@@ -83,7 +83,7 @@ func errResultVar(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) types.
 		if !ok || found != nil {
 			return found == nil
 		}
-		if len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != call {
+		if len(as.Rhs) != 1 || !readsReply(as.Rhs[0], call) {
 			return true
 		}
 		for i := len(as.Lhs) - 1; i >= 0; i-- {
@@ -99,6 +99,23 @@ func errResultVar(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) types.
 		return false
 	})
 	return found
+}
+
+// readsReply reports whether e is call, or reads its reply in one step:
+// call.Result(), redis.String(call).
+func readsReply(e ast.Expr, call *ast.CallExpr) bool {
+	e = ast.Unparen(e)
+	if e == ast.Expr(call) {
+		return true
+	}
+	c, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && ast.Unparen(sel.X) == ast.Expr(call) {
+		return true
+	}
+	return len(c.Args) == 1 && ast.Unparen(c.Args[0]) == ast.Expr(call)
 }
 
 // errTest returns NEQ for "v != nil", EQL for "v == nil", else ILLEGAL.

@@ -1,0 +1,119 @@
+package lockresult
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/section"
+)
+
+// failOpen reports acquire wrappers that answer "acquired" when the
+// acquire failed: a function with a bool result whose acquire's error
+// branch reaches "return true" (fail-open on a Redis error). Its callers
+// run the critical section without the lock, however deliberate the
+// choice is.
+func (r *runner) failOpen(fd *ast.FuncDecl) {
+	info := r.pass.TypesInfo
+	fn, ok := info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return
+	}
+	results := fn.Type().(*types.Signature).Results()
+	okAt := -1
+	for i := 0; i < results.Len(); i++ {
+		if isBoolType(results.At(i).Type()) {
+			okAt = i
+			break
+		}
+	}
+	if okAt < 0 {
+		return
+	}
+	acquires := map[*ast.CallExpr]string{}
+	for _, c := range r.res.Calls[fd] {
+		if c.Cmd == nil {
+			continue
+		}
+		if a := rawAcquire(info, c.Cmd); a != nil {
+			if op := r.acquireOp(fd, c.Call); op != nil && lockLike(op, fd) {
+				acquires[c.Call] = a.name
+			}
+		}
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if a := libAcquire(info, call); a != nil {
+			acquires[call] = a.name
+		} else if a := r.wrapperAcquire(call); a != nil {
+			acquires[call] = a.name
+		} else if name := namedAcquire(info, call); name != "" {
+			acquires[call] = name
+		}
+		return true
+	})
+	for call, name := range acquires {
+		rets, ok := section.FailureReturns(info, fd, call)
+		if !ok {
+			continue
+		}
+		for _, ret := range rets {
+			if len(ret.Results) != results.Len() || !isTrue(info, ret.Results[okAt]) {
+				continue
+			}
+			r.pass.Report(analysis.Diagnostic{
+				Pos: call.Pos(), End: call.End(),
+				Message: fmt.Sprintf("when %s fails (Redis unreachable, a timeout), %s returns true: its caller takes the lock as held "+
+					"and runs the critical section without it, while another holder may be inside; return false with the error "+
+					"(a deliberate fail-open still runs the section unlocked)", name, fd.Name.Name),
+				Related: []analysis.RelatedInformation{{Pos: ret.Pos(), End: ret.End(), Message: "true returned after the acquire failed"}},
+			})
+			break
+		}
+	}
+}
+
+// namedAcquire names a call of a method that another package implements
+// (an interface method with no implementation here) named as taking a
+// lock and returning (bool, error): AcquireRedeemLock, TryLock. The bool
+// says whether the lock was taken, whatever runs behind it.
+func namedAcquire(info *types.Info, call *ast.CallExpr) string {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if !ok {
+		return ""
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || sig.Results().Len() != 2 ||
+		!isBoolType(sig.Results().At(0).Type()) || !types.Identical(sig.Results().At(1).Type(), types.Universe.Lookup("error").Type()) {
+		return ""
+	}
+	name := strings.ToLower(fn.Name())
+	if strings.Contains(name, "unlock") || strings.Contains(name, "release") || strings.Contains(name, "is") && strings.Contains(name, "locked") {
+		return ""
+	}
+	if !strings.Contains(name, "lock") && !strings.Contains(name, "acquire") && !strings.Contains(name, "obtain") {
+		return ""
+	}
+	return fn.Name()
+}
+
+func isBoolType(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+func isTrue(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value)
+}

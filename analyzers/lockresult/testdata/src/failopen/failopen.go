@@ -1,0 +1,51 @@
+// Package failopen has no Redis of its own: its lock is behind an
+// interface another package implements.
+package failopen
+
+import (
+	"context"
+	"time"
+)
+
+type LockCache interface {
+	AcquireOrderLock(ctx context.Context, id string, ttl time.Duration) (bool, error)
+	ReleaseOrderLock(ctx context.Context, id string) error
+	IsLocked(ctx context.Context, id string) (bool, error)
+}
+
+type Service struct{ cache LockCache }
+
+// Fail-open on a Redis error: the caller runs unlocked.
+func (s *Service) acquire(ctx context.Context, id string) bool {
+	ok, err := s.cache.AcquireOrderLock(ctx, id, time.Minute) // want `when AcquireOrderLock fails \(Redis unreachable, a timeout\), acquire returns true: its caller takes the lock as held`
+	if err != nil {
+		return true // degrade: rely on the database
+	}
+	return ok
+}
+
+// Near misses: the error is a failure, or it is returned with false.
+func (s *Service) acquireStrict(ctx context.Context, id string) bool {
+	ok, err := s.cache.AcquireOrderLock(ctx, id, time.Minute)
+	if err != nil {
+		return false
+	}
+	return ok
+}
+
+func (s *Service) tryAcquire(ctx context.Context, id string) (bool, error) {
+	ok, err := s.cache.AcquireOrderLock(ctx, id, time.Minute)
+	if err != nil {
+		return false, err
+	}
+	return ok, nil
+}
+
+// Near miss: not an acquire.
+func (s *Service) locked(ctx context.Context, id string) bool {
+	held, err := s.cache.IsLocked(ctx, id)
+	if err != nil {
+		return true // assume held
+	}
+	return held
+}
