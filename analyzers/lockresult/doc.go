@@ -42,6 +42,11 @@
 // method of an interface implemented in another package that is named
 // as taking a lock and returns (bool, error) (AcquireOrderLock, TryLock).
 //
+// A call statement that drops the bool outcome of a helper of this
+// package that takes a lock (the lifecycle summary says it acquires: a
+// Lua hash lock, an NX behind several helpers) is reported too: a
+// sync.Locker adapter Lock() { l.lockWithLease() } returns as if locked.
+//
 // A DEL of the lock reached where the acquire failed is lockrelease's
 // report (an unchecked DEL): its compare-and-delete fix makes a release on
 // failure harmless, so it is not reported twice.

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/section"
 )
 
@@ -116,4 +117,41 @@ func isBoolType(t types.Type) bool {
 func isTrue(info *types.Info, e ast.Expr) bool {
 	tv, ok := info.Types[e]
 	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value)
+}
+
+// droppedHelperAcquires reports a call statement that drops the (bool)
+// outcome of a helper that takes a lock (its summary in the lifecycle
+// says it acquires: a Lua hash lock, a SET NX behind several layers):
+// Lock() { r.LockWithDefaultLeaseTime() } returns as if locked.
+func (r *runner) droppedHelperAcquires(fd *ast.FuncDecl) {
+	stmts := map[*ast.CallExpr]bool{}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if es, ok := n.(*ast.ExprStmt); ok {
+			if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok {
+				stmts[call] = true
+			}
+		}
+		return true
+	})
+	for _, op := range r.res.Funcs[fd] {
+		if op.Kind != lifecycle.Acquire || op.Cmd != nil || op.Via == nil || !stmts[op.Call] || op.In.InDefer || op.In.InGo {
+			continue
+		}
+		if r.wrapperAcquire(op.Call) != nil {
+			continue // reported with the wrapper's fact
+		}
+		results := op.Via.Type().(*types.Signature).Results()
+		hasBool := false
+		for i := 0; i < results.Len(); i++ {
+			hasBool = hasBool || isBoolType(results.At(i).Type())
+		}
+		if !hasBool || op.Lock() == nil || !op.Lock().IsLock(r.pass) {
+			continue
+		}
+		r.pass.Report(analysis.Diagnostic{
+			Pos: op.Call.Pos(), End: op.Call.End(),
+			Message: fmt.Sprintf("the result of %s, which takes lock %s (%s), is discarded: the code goes on whether or not it got the lock; "+
+				"check its bool (and error) and stop when the lock is held elsewhere", types.ExprString(op.Call.Fun), op.KeyText(), op.Describe()),
+		})
+	}
 }
