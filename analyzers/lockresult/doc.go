@@ -47,6 +47,11 @@
 // Lua hash lock, an NX behind several helpers) is reported too: a
 // sync.Locker adapter Lock() { l.lockWithLease() } returns as if locked.
 //
+// An inverted acquire is reported: if lock(key) { return } followed by the
+// work and a release of the same lock — the holder leaves at once and
+// whoever did not get the lock runs the work and deletes the holder's
+// lock.
+//
 // A DEL of the lock reached where the acquire failed is lockrelease's
 // report (an unchecked DEL): its compare-and-delete fix makes a release on
 // failure harmless, so it is not reported twice.

@@ -155,3 +155,67 @@ func (r *runner) droppedHelperAcquires(fd *ast.FuncDecl) {
 		})
 	}
 }
+
+// inverted reports an acquire whose success branch only returns while the
+// code after it works and releases the lock: if redis.Lock(key, ttl) {
+// return }; defer redis.Unlock(key). The holder leaves at once (its lock
+// stays until the TTL), and whoever did not get the lock runs the work
+// and deletes the holder's lock.
+func (r *runner) inverted(fd *ast.FuncDecl) {
+	ops := r.res.Funcs[fd]
+	for _, op := range ops {
+		if op.Kind != lifecycle.Acquire || op.Lock() == nil || !op.Lock().IsLock(r.pass) {
+			continue
+		}
+		ifs := r.successReturns(fd, op.Call)
+		if ifs == nil {
+			continue
+		}
+		for _, o := range ops {
+			if o.Lock() != op.Lock() || o.Kind != lifecycle.Delete || o.Pos() < ifs.End() {
+				continue
+			}
+			r.pass.Report(analysis.Diagnostic{
+				Pos: op.Call.Pos(), End: op.Call.End(),
+				Message: fmt.Sprintf("the lock is taken by %s, yet this branch returns when it succeeds, while the code after it "+
+					"(run when the lock is held elsewhere) does the work and releases the lock: the condition is inverted; "+
+					"return when the acquire fails (if !ok { return })", types.ExprString(op.Call.Fun)),
+				Related: []analysis.RelatedInformation{{Pos: o.Call.Pos(), End: o.Call.End(), Message: "the lock is released here"}},
+			})
+			break
+		}
+	}
+}
+
+// successReturns returns the if statement testing call's bool outcome
+// (if call(...) {...}, or ok := call(...); if ok {...}) whose branch for
+// success holds only a return, or nil.
+func (r *runner) successReturns(fd *ast.FuncDecl, call *ast.CallExpr) *ast.IfStmt {
+	info := r.pass.TypesInfo
+	var okVar types.Object
+	var found *ast.IfStmt
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 && ast.Unparen(n.Rhs[0]) == ast.Expr(call) && len(n.Lhs) >= 1 {
+				if id, ok := ast.Unparen(n.Lhs[0]).(*ast.Ident); ok {
+					if obj := info.ObjectOf(id); obj != nil && isBoolType(obj.Type()) {
+						okVar = obj
+					}
+				}
+			}
+		case *ast.IfStmt:
+			cond := ast.Unparen(n.Cond)
+			id, isID := cond.(*ast.Ident)
+			tests := cond == ast.Expr(call) || isID && okVar != nil && info.Uses[id] == okVar
+			if !tests || n.Else != nil || len(n.Body.List) != 1 {
+				return true
+			}
+			if _, ok := n.Body.List[0].(*ast.ReturnStmt); ok {
+				found = n
+			}
+		}
+		return found == nil
+	})
+	return found
+}

@@ -185,3 +185,34 @@ func (h *hashLock) LockOrFail(ctx context.Context) error {
 	}
 	return nil
 }
+
+func takeJobLock(ctx context.Context, key string) bool { // want takeJobLock:`returns the outcome of SetNX at goredis.go:\d+`
+	return rdb.SetNX(ctx, key, "job", time.Hour).Val()
+}
+
+func dropJobLock(ctx context.Context, key string) { rdb.Del(ctx, key) }
+
+// The condition is inverted: the holder leaves, the others run.
+func runJobInverted(ctx context.Context) {
+	if takeJobLock(ctx, "lock:job") { // want `the lock is taken by takeJobLock, yet this branch returns when it succeeds`
+		return
+	}
+	defer dropJobLock(ctx, "lock:job")
+	process()
+}
+
+// Near misses: the usual shape, and a probe without a release after.
+func runJob(ctx context.Context) {
+	if !takeJobLock(ctx, "lock:job") {
+		return
+	}
+	defer dropJobLock(ctx, "lock:job")
+	process()
+}
+
+func alreadyRunning(ctx context.Context) bool {
+	if ok := takeJobLock(ctx, "lock:probe"); ok {
+		return false
+	}
+	return true
+}
