@@ -52,6 +52,11 @@
 // whoever did not get the lock runs the work and deletes the holder's
 // lock.
 //
+// A lock script whose success reply is the status of a SET (return
+// redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])) read with go-redis
+// Cmd.Bool() or Int() is misread: "OK" parses as neither, so a
+// successful acquire comes back as an error.
+//
 // A DEL of the lock reached where the acquire failed is lockrelease's
 // report (an unchecked DEL): its compare-and-delete fix makes a release on
 // failure harmless, so it is not reported twice.

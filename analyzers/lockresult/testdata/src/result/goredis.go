@@ -216,3 +216,24 @@ func alreadyRunning(ctx context.Context) bool {
 	}
 	return true
 }
+
+const acquireScript = `
+if redis.call('GET', KEYS[1]) == false then
+	return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+end
+return false`
+
+// The script answers "OK", which Bool() cannot parse.
+func scriptLockBool(ctx context.Context, key, token string) (bool, error) {
+	return rdb.Eval(ctx, acquireScript, []string{key}, token, 30000).Bool() // want `the lock script returns the reply of SET, the status "OK", but it is read with Bool\(\)`
+}
+
+// Near misses: read as text; a script that returns a number.
+func scriptLockText(ctx context.Context, key, token string) (bool, error) {
+	s, err := rdb.Eval(ctx, acquireScript, []string{key}, token, 30000).Text()
+	return s == "OK", err
+}
+
+func scriptLockOne(ctx context.Context, key, token string) (bool, error) {
+	return rdb.Eval(ctx, `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end return 0`, []string{key}, token, 30000).Bool()
+}

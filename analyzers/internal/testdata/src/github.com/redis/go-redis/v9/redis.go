@@ -42,6 +42,8 @@ type Cmd struct{ baseCmd }
 func (c *Cmd) Result() (interface{}, error) { return nil, c.err }
 func (c *Cmd) Int() (int, error)            { return 0, c.err }
 func (c *Cmd) Val() interface{}             { return nil }
+func (c *Cmd) Bool() (bool, error)          { return false, c.err }
+func (c *Cmd) Text() (string, error)        { return "", c.err }
 
 type Cmder interface{ Err() error }
 
