@@ -57,6 +57,11 @@
 // Cmd.Bool() or Int() is misread: "OK" parses as neither, so a
 // successful acquire comes back as an error.
 //
+// The takeover of an expired timestamp lock with GETSET (or SET ... GET)
+// whose reply — the previous value — is compared with the value just
+// written is a misread too: it reads a win as a failure and a same-value
+// write by another contender as a win.
+//
 // A DEL of the lock reached where the acquire failed is lockrelease's
 // report (an unchecked DEL): its compare-and-delete fix makes a release on
 // failure harmless, so it is not reported twice.

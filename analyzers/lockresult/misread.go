@@ -3,11 +3,13 @@ package lockresult
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"regexp"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/locklint/locklint/analyzers/internal/luascript"
+	"github.com/locklint/locklint/analyzers/internal/section"
 )
 
 // returnsSetStatus finds "return redis.call('set', ...)" in Lua: the reply
@@ -84,4 +86,53 @@ func parents(root ast.Node) map[ast.Node]ast.Node {
 		return true
 	})
 	return m
+}
+
+// getsetSelfCompare reports the takeover of an expired lock with GETSET
+// whose reply — the value the key held before — is compared with the
+// value just written: the takeover succeeds when the old value was the
+// expired timestamp read before, so this test is true only when another
+// contender wrote the same value, and the real winner reads its own
+// takeover as a failure.
+func (r *runner) getsetSelfCompare(fd *ast.FuncDecl) {
+	info := r.pass.TypesInfo
+	for _, c := range r.res.Calls[fd] {
+		cmd := c.Cmd
+		if cmd == nil || cmd.Name != "GETSET" && !(cmd.Name == "SET" && cmd.Opts.Get) {
+			continue
+		}
+		value := cmd.Value
+		if value == nil && cmd.Name == "GETSET" && len(cmd.Call.Args) > 0 {
+			value = cmd.Call.Args[len(cmd.Call.Args)-1] // GetSet(ctx, key, v), Do("GETSET", key, v)
+		}
+		val, ok := ast.Unparen(value).(*ast.Ident)
+		if !ok || info.Uses[val] == nil {
+			continue
+		}
+		reply := section.NewFlow(info, fd, func(x *ast.CallExpr) bool { return x == c.Call })
+		var at *ast.BinaryExpr
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			be, ok := n.(*ast.BinaryExpr)
+			if !ok || at != nil || be.Pos() < c.Call.End() || be.Op != token.EQL && be.Op != token.NEQ {
+				return at == nil
+			}
+			for _, pair := range [][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+				id, ok := ast.Unparen(pair[0]).(*ast.Ident)
+				if ok && info.Uses[id] == info.Uses[val] && reply.Reaches(pair[1]) {
+					at = be
+				}
+			}
+			return at == nil
+		})
+		if at == nil {
+			continue
+		}
+		r.pass.Report(analysis.Diagnostic{
+			Pos: c.Call.Pos(), End: c.Call.End(),
+			Message: fmt.Sprintf("%s returns the value the lock held before, but it is compared with %s, the value just written: "+
+				"the takeover is won when the old value is the expired one read earlier, so this reads a win as a failure and "+
+				"another contender's same-second write as a win; compare with the expired value, or use SET NX PX and a token", cmd.Name, val.Name),
+			Related: []analysis.RelatedInformation{{Pos: at.Pos(), End: at.End(), Message: "compared here"}},
+		})
+	}
 }

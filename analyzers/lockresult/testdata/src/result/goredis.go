@@ -237,3 +237,17 @@ func scriptLockText(ctx context.Context, key, token string) (bool, error) {
 func scriptLockOne(ctx context.Context, key, token string) (bool, error) {
 	return rdb.Eval(ctx, `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end return 0`, []string{key}, token, 30000).Bool()
 }
+
+// Taking over an expired timestamp lock with GETSET.
+func takeoverWrong(ctx context.Context, key string) bool {
+	stamp := time.Now().Add(10 * time.Second).Format(time.RFC3339Nano)
+	old, _ := rdb.GetSet(ctx, key, stamp).Result() // want `GETSET returns the value the lock held before, but it is compared with stamp, the value just written`
+	return old == stamp
+}
+
+// Near miss: the reply is compared with the expired value read before.
+func takeoverRight(ctx context.Context, key, expired string) bool {
+	stamp := time.Now().Add(10 * time.Second).Format(time.RFC3339Nano)
+	old, _ := rdb.GetSet(ctx, key, stamp).Result()
+	return old == expired
+}

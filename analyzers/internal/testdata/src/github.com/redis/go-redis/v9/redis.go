@@ -105,6 +105,9 @@ type cmdable func(ctx context.Context, cmd Cmder) error
 
 func (c cmdable) Get(ctx context.Context, key string) *StringCmd    { return &StringCmd{} }
 func (c cmdable) GetDel(ctx context.Context, key string) *StringCmd { return &StringCmd{} }
+func (c cmdable) GetSet(ctx context.Context, key string, value interface{}) *StringCmd {
+	return &StringCmd{}
+}
 func (c cmdable) Set(ctx context.Context, key string, value interface{}, expiration time.Duration) *StatusCmd {
 	return &StatusCmd{}
 }
