@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -23,7 +24,7 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 	checked := map[*ast.CallExpr]string{} // owner-checked EXPIREs of locks
 	if lc := res.Lifecycle; lc != nil {
 		for _, op := range lc.Ops {
-			if op.Kind == lifecycle.Expire && op.Cmd != nil && (op.Checked || op.Lock() != nil && op.Lock().IsLock(pass)) {
+			if op.Kind == lifecycle.Expire && op.Cmd != nil && (op.Checked || op.Lock() != nil && op.Lock().IsLock(pass)) && !releases(op) {
 				checked[op.Call] = op.Describe() + " of lock " + op.KeyText()
 			}
 		}
@@ -93,4 +94,22 @@ func returnsError(info *types.Info, fd *ast.FuncDecl) bool {
 func isNil(info *types.Info, e ast.Expr) bool {
 	tv, ok := info.Types[e]
 	return ok && tv.IsNil()
+}
+
+// releases reports whether an EXPIRE op is part of a release: a
+// reentrant unlock script that decrements, re-arms the TTL and deletes
+// at zero, sent from a function named as a release.
+func releases(op *lifecycle.Op) bool {
+	if op.Cmd.Script != nil {
+		for _, e := range op.Cmd.Script.Effects {
+			if e.Command == "DEL" || e.Command == "UNLINK" {
+				return true
+			}
+		}
+	}
+	if fd := op.In.Decl; fd != nil {
+		name := strings.ToLower(fd.Name.Name)
+		return strings.Contains(name, "unlock") || strings.Contains(name, "release")
+	}
+	return false
 }

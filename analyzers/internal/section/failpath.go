@@ -22,7 +22,7 @@ func FailureReturns(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) (ret
 	if errVar == nil {
 		return nil, false
 	}
-	g := cfg.New(fd.Body, func(*ast.CallExpr) bool { return true })
+	g := cfg.New(fd.Body, func(c *ast.CallExpr) bool { return MayReturn(info, c) })
 	var start *cfg.Block
 	first := token.NoPos // the first test of the error after the call
 	for _, blk := range g.Blocks {

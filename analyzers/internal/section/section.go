@@ -311,13 +311,17 @@ func (b *builder) cfgOf(fn ast.Node) *cfg.CFG {
 	return g
 }
 
-func (b *builder) mayReturn(call *ast.CallExpr) bool {
+func (b *builder) mayReturn(call *ast.CallExpr) bool { return MayReturn(b.pass.TypesInfo, call) }
+
+// MayReturn reports whether a call may return to its caller: not panic,
+// os.Exit, runtime.Goexit, log.Fatal*/Panic*, testing's Fatal/Skip.
+func MayReturn(info *types.Info, call *ast.CallExpr) bool {
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-		if _, ok := b.pass.TypesInfo.Uses[id].(*types.Builtin); ok && id.Name == "panic" {
+		if _, ok := info.Uses[id].(*types.Builtin); ok && id.Name == "panic" {
 			return false
 		}
 	}
-	fn, _ := typeutil.Callee(b.pass.TypesInfo, call).(*types.Func)
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil {
 		return true
 	}

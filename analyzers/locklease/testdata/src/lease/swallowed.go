@@ -63,3 +63,16 @@ func (s *session) RefreshRetry(ctx context.Context) error {
 	}
 	return err
 }
+
+// Near miss: a reentrant unlock re-arms the TTL while the count is
+// above zero; its PEXPIRE is part of a release, not a renewal.
+func unlockReentrant(ctx context.Context, key, owner string) error {
+	err := rdb.Eval(ctx, `if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return nil end
+local n = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
+if n > 0 then redis.call('PEXPIRE', KEYS[1], 30000) return 0 end
+redis.call('DEL', KEYS[1]) return 1`, []string{key}, owner).Err()
+	if err != nil {
+		log.Print(err)
+	}
+	return nil
+}

@@ -251,3 +251,15 @@ func takeoverRight(ctx context.Context, key, expired string) bool {
 	old, _ := rdb.GetSet(ctx, key, stamp).Result()
 	return old == expired
 }
+
+// Near miss: the error branch panics; true is returned only when ok.
+func tryLockPanics(ctx context.Context, id, token string) bool {
+	ok, err := rdb.SetNX(ctx, "lock:"+id, token, time.Minute).Result()
+	if err != nil {
+		panic(err)
+	}
+	if !ok {
+		return false
+	}
+	return true
+}
