@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"path/filepath"
 	"regexp"
 	"sort"
 
@@ -84,6 +85,9 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 	})
 	if len(writes) == 0 {
 		return
+	}
+	for _, w := range writes {
+		keepInFile(pass, w)
 	}
 	root := ast.Node(s.Decl)
 	if !within(s.Func, s.Decl) {
@@ -264,4 +268,21 @@ func carriesGrant(info *types.Info, values []ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// keepInFile reports a helper's write where the section is when the helper
+// is in another file: a reviewer of the lock's file sees the finding
+// there, at the call, with the write's position in the message.
+func keepInFile(pass *analysis.Pass, w *stores.Write) {
+	if w.Site == nil {
+		return
+	}
+	site, call := pass.Fset.Position(w.Site.Pos()), pass.Fset.Position(w.Call.Pos())
+	if site.Filename == call.Filename {
+		return
+	}
+	if w.What == w.Inner() { // the Redis helpers name only the command
+		w.What = fmt.Sprintf("%s (%s at %s:%d)", types.ExprString(w.Call.Fun), w.What, filepath.Base(site.Filename), site.Line)
+	}
+	w.Site = nil
 }

@@ -18,7 +18,7 @@ func (s *Service) Finish(ctx context.Context, id string) error {
 		return err
 	}
 	defer lease.Release(ctx)
-	return s.repo.MarkDone(ctx, id) // the write is reported in the helper (store.go)
+	return s.repo.MarkDone(ctx, id) // want `s.repo.MarkDone \(database/sql DB.ExecContext at store.go:\d+\) under lock "job:" \+ id \(safelock Locker.TryAcquire\) never receives the lease's Fence\(\)`
 }
 
 func (s *Service) FinishFenced(ctx context.Context, id string) error {
@@ -36,5 +36,5 @@ func (s *Service) FinishUnchecked(ctx context.Context, id string) error {
 		return err
 	}
 	defer lease.Release(ctx)
-	return s.repo.SaveFence(ctx, id, lease.Fence()) // reported at the statement (store.go)
+	return s.repo.SaveFence(ctx, id, lease.Fence()) // want `the fencing token reaches this s.repo.SaveFence \(database/sql DB.ExecContext at store.go:\d+\), but the statement has no fence condition`
 }

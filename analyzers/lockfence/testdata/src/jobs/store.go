@@ -31,7 +31,7 @@ func (s *Store) unlock(ctx context.Context, id string) {
 type Repo struct{ db *sql.DB }
 
 func (r *Repo) MarkDone(ctx context.Context, id string) error {
-	_, err := r.db.ExecContext(ctx, "UPDATE jobs SET done = 1 WHERE id = ?", id) // want `database/sql DB.ExecContext under lock "job:" \+ id \(safelock Locker.TryAcquire\) never receives the lease's Fence\(\)`
+	_, err := r.db.ExecContext(ctx, "UPDATE jobs SET done = 1 WHERE id = ?", id)
 	return err
 }
 
@@ -41,7 +41,7 @@ func (r *Repo) MarkDoneFenced(ctx context.Context, id string, fence int64) error
 }
 
 func (r *Repo) SaveFence(ctx context.Context, id string, fence int64) error {
-	return r.exec(ctx, "UPDATE jobs SET fence = ? WHERE id = ?", fence, id) // want `the fencing token reaches this database/sql DB.ExecContext, but the statement has no fence condition`
+	return r.exec(ctx, "UPDATE jobs SET fence = ? WHERE id = ?", fence, id)
 }
 
 func (r *Repo) exec(ctx context.Context, q string, args ...any) error {
