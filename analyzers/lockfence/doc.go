@@ -25,12 +25,10 @@
 //     helper is a concrete function or method (in this package or
 //     another), or a method of an interface whose only implementation is
 //     declared beside it (type Orders interface{...}; type OrderDB
-//     struct{...}). A write in a helper in the lock's own file is reported
-//     where it is written, once, with the call under the lock as related
-//     information; one in a helper of another file or package is
-//     reported at the call (s.repo.MarkDone(ctx, id)), with the write's
-//     own position in the message, so the finding stays in the file a
-//     reviewer of the lock reads. A fence passed to the parameter that reaches the
+//     struct{...}). A write in a helper is reported at the call under the
+//     lock (s.repo.MarkDone(ctx, id)), with the write's own position in
+//     the message: the call is where the section hands its work on, and
+//     a helper may also be called where no lock is held. A fence passed to the parameter that reaches the
 //     write fences it. SQL wrappers that
 //     take the statement as a parameter (exec(ctx, q, args...)) are read
 //     at the call that passes the text. The callback passed to safelock's

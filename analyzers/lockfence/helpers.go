@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -17,7 +18,7 @@ import (
 
 // redisHelpers finds the Redis writes that helpers of this package make
 // for a section: s.setPending(ctx, ids) whose body sends ZADD to another
-// key is a write under the caller's lock, reported where the ZADD is.
+// key is a write under the caller's lock, reported at the call.
 //
 // Only helpers of this package are followed (to depth 3): a Redis write
 // behind another package's API is mostly a cache, and this package's
@@ -46,7 +47,7 @@ func newRedisHelpers(pass *analysis.Pass, res *section.Result) *redisHelpers {
 }
 
 // writes returns the Redis writes call makes through a helper of this
-// package, as Writes at call with the write as their Site.
+// package, as Writes at call (the write's position in What).
 func (h *redisHelpers) writes(call *ast.CallExpr) []*stores.Write {
 	fn, _ := typeutil.Callee(h.pass.TypesInfo, call).(*types.Func)
 	if fn == nil {
@@ -64,7 +65,9 @@ func (h *redisHelpers) writes(call *ast.CallExpr) []*stores.Write {
 		}
 		// The caller's arguments stand for what reaches the write: a
 		// fence handed to the helper counts as fencing it.
-		out = append(out, &stores.Write{Kind: stores.Redis, Call: call, What: w.What, Values: call.Args, Site: site, Cmd: w.Cmd})
+		at := h.pass.Fset.Position(site.Pos())
+		what := fmt.Sprintf("%s (%s at %s:%d)", types.ExprString(call.Fun), w.What, filepath.Base(at.Filename), at.Line)
+		out = append(out, &stores.Write{Kind: stores.Redis, Call: call, What: what, Values: call.Args, Cmd: w.Cmd})
 	}
 	return out
 }

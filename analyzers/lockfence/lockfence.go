@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
-	"path/filepath"
 	"regexp"
-	"sort"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -86,9 +84,6 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 	if len(writes) == 0 {
 		return
 	}
-	for _, w := range writes {
-		keepInFile(pass, w)
-	}
 	root := ast.Node(s.Decl)
 	if !within(s.Func, s.Decl) {
 		root = s.Func
@@ -114,9 +109,6 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 	var unfenced []*stores.Write
 	for _, w := range writes {
 		key := fmt.Sprint(w.Call.Pos(), w.What)
-		if w.Site != nil { // a write inside a helper of this package: judged once, there
-			key = fmt.Sprint(w.Site.Pos(), w.Inner())
-		}
 		if done[key] || w == homeMade {
 			continue
 		}
@@ -126,25 +118,19 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 			continue // judged with the INCR below
 		}
 		if !fenced {
-			if w.Kind != stores.Fenced && (len(unfenced) == 0 || unfenced[len(unfenced)-1].Call != w.Call || unfenced[len(unfenced)-1].Site != w.Site) {
+			if w.Kind != stores.Fenced && (len(unfenced) == 0 || unfenced[len(unfenced)-1].Call != w.Call) {
 				unfenced = append(unfenced, w)
 			}
 			continue
 		}
 		if w.NeedsCondition() {
 			if ok, known := w.FenceCondition(fence.Reaches); known && !ok {
-				at, what := w.Call, w.What
-				related := []analysis.RelatedInformation{{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}}
-				if w.Site != nil {
-					at, what = w.Site, w.Inner()
-					related = append(related, analysis.RelatedInformation{Pos: w.Call.Pos(), End: w.Call.End(), Message: "the fence is passed here: " + types.ExprString(w.Call.Fun)})
-				}
 				pass.Report(analysis.Diagnostic{
-					Pos: at.Pos(), End: at.End(),
+					Pos: w.Call.Pos(), End: w.Call.End(),
 					Message: fmt.Sprintf("the fencing token reaches this %s, but the statement has no fence condition: "+
 						"a stale holder's write still overwrites the newer holder's; "+
-						"add a condition such as AND fence < ? bound to Lease.Fence(), or use the safelock/fence SQL helper", what),
-					Related: related,
+						"add a condition such as AND fence < ? bound to Lease.Fence(), or use the safelock/fence SQL helper", w.What),
+					Related: []analysis.RelatedInformation{{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}},
 				})
 			}
 		}
@@ -163,36 +149,23 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 	if len(unfenced) == 0 {
 		return
 	}
-	// Report at the section's own first write when it has one; writes in
-	// helpers go to related information.
-	sort.SliceStable(unfenced, func(i, j int) bool { return unfenced[i].Site == nil && unfenced[j].Site != nil })
 	w := unfenced[0]
-	at, what := w.Call, w.What
 	related := []analysis.RelatedInformation{{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}}
-	if w.Site != nil {
-		// Report where the write is, in the helper the section calls.
-		at, what = w.Site, w.Inner()
-		related = append(related, analysis.RelatedInformation{Pos: w.Call.Pos(), End: w.Call.End(), Message: "called under the lock here: " + types.ExprString(w.Call.Fun)})
-	}
 	for _, o := range unfenced[1:] {
-		oat := o.Call
-		if o.Site != nil {
-			oat = o.Site
-		}
-		related = append(related, analysis.RelatedInformation{Pos: oat.Pos(), End: oat.End(), Message: "also written without a fence: " + o.What})
+		related = append(related, analysis.RelatedInformation{Pos: o.Call.Pos(), End: o.Call.End(), Message: "also written without a fence: " + o.What})
 	}
 	var msg string
 	if lk.Lib == locklib.Safelock {
 		msg = fmt.Sprintf("%s under %s never receives the lease's Fence(): if this holder stalls past the TTL "+
 			"(GC pause, slow network), another process takes the lock and this late write still lands; "+
 			"pass Lease.Fence() to the write and check it where it lands (the safelock/fence helpers, or UPDATE ... WHERE ... AND fence < ?)",
-			what, lk.Describe())
+			w.What, lk.Describe())
 	} else {
 		msg = fmt.Sprintf("%s under %s carries no fencing token: if this holder stalls past the TTL "+
 			"(GC pause, slow network), another process takes the lock and this late write still lands; %s",
-			what, lk.Describe(), useFence)
+			w.What, lk.Describe(), useFence)
 	}
-	pass.Report(analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Message: msg, Related: related})
+	pass.Report(analysis.Diagnostic{Pos: w.Call.Pos(), End: w.Call.End(), Message: msg, Related: related})
 }
 
 // onLockKey reports whether a Redis write is on the lock's own key (a
@@ -268,21 +241,4 @@ func carriesGrant(info *types.Info, values []ast.Expr) bool {
 		}
 	}
 	return false
-}
-
-// keepInFile reports a helper's write where the section is when the helper
-// is in another file: a reviewer of the lock's file sees the finding
-// there, at the call, with the write's position in the message.
-func keepInFile(pass *analysis.Pass, w *stores.Write) {
-	if w.Site == nil {
-		return
-	}
-	site, call := pass.Fset.Position(w.Site.Pos()), pass.Fset.Position(w.Call.Pos())
-	if site.Filename == call.Filename {
-		return
-	}
-	if w.What == w.Inner() { // the Redis helpers name only the command
-		w.What = fmt.Sprintf("%s (%s at %s:%d)", types.ExprString(w.Call.Fun), w.What, filepath.Base(site.Filename), site.Line)
-	}
-	w.Site = nil
 }

@@ -98,10 +98,6 @@ type FactWrite struct {
 	HasQuery             bool
 	QueryParam, Variadic int
 	Binds                []int
-
-	// site is the write itself when the helper is in this package (not
-	// serialised): rules report there, where the reviewer changes code.
-	site *ast.CallExpr
 }
 
 func (w FactWrite) String() string {
@@ -136,7 +132,7 @@ func (r *Result) Helper(info *types.Info, call *ast.CallExpr) []*Write {
 			}
 			continue
 		}
-		w := &Write{Kind: fw.Kind, Call: call, What: fmt.Sprintf("%s (%s at %s)", name, fw.What, fw.Where), via: fw, Site: fw.site}
+		w := &Write{Kind: fw.Kind, Call: call, What: fmt.Sprintf("%s (%s at %s)", name, fw.What, fw.Where), via: fw}
 		for _, p := range fw.Reach {
 			w.Values = append(w.Values, argsOf(info, call, p)...)
 		}
@@ -234,14 +230,6 @@ func run(pass *analysis.Pass) (any, error) {
 		f := new(WriteFact)
 		if !pass.ImportObjectFact(fn, f) {
 			f = nil
-		} else {
-			// In-process drivers share fact values between packages: a
-			// site in another package's files is not a site here.
-			ws := slices.Clone(f.Writes)
-			for i := range ws {
-				ws[i].site = nil
-			}
-			f = &WriteFact{Writes: ws}
 		}
 		imported[fn] = f
 		return f
@@ -366,16 +354,12 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 			}
 		}
 		at := where(call.Pos())
-		site := call
 		if w == nil {
 			if inner := factOf(call); inner != nil {
 				for i := range inner.Writes {
 					if inner.Writes[i].HasQuery {
 						if w = resolveQuery(info, defs, call, &inner.Writes[i]); w != nil {
 							at = inner.Writes[i].Where
-							if inner.Writes[i].site != nil {
-								site = inner.Writes[i].site
-							}
 							break
 						}
 					}
@@ -383,7 +367,7 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 			}
 		}
 		if w != nil && w.Kind != Redis {
-			fw := FactWrite{Kind: w.Kind, What: w.What, Where: at, NeedsCond: w.NeedsCondition(), Variadic: -1, site: site}
+			fw := FactWrite{Kind: w.Kind, What: w.What, Where: at, NeedsCond: w.NeedsCondition(), Variadic: -1}
 			anyCond := false // the statement has a fence condition at all
 			if fw.NeedsCond {
 				_, fw.CondKnown = w.FenceCondition(func(ast.Expr) bool { return false })
@@ -434,9 +418,6 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 			}
 			fw := iw
 			fw.Reach, fw.Cond = mine(iw.Reach), mine(iw.Cond)
-			// A write inside another package's helper keeps no site: it is
-			// reported at the call under the lock, not in a helper here
-			// that only passes it on.
 			f.Writes = append(f.Writes, fw)
 		}
 		return true

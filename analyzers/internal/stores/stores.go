@@ -61,11 +61,6 @@ type Write struct {
 
 	Cmd *redismodel.Command // Redis writes
 
-	// Site is the write itself when Call goes to a helper of this package
-	// that makes it (or the helper's call of another package's helper);
-	// nil for direct writes and helpers of other packages.
-	Site *ast.CallExpr
-
 	// A write made inside a helper the call goes to (see [Result.Helper]):
 	// its summary, and the arguments bound to a fence condition there.
 	via      *FactWrite
@@ -486,13 +481,4 @@ func recvName(sig *types.Signature) string {
 		return n.Obj().Name()
 	}
 	return ""
-}
-
-// Inner describes the write a helper call makes (what it is, without the
-// call): "database/sql DB.ExecContext". For direct writes it is What.
-func (w *Write) Inner() string {
-	if w.via != nil {
-		return w.via.What
-	}
-	return w.What
 }

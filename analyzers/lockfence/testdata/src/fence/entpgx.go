@@ -15,14 +15,14 @@ var (
 )
 
 // Writes through an ent client, in a helper of this package: reported at
-// the write, where the code to change is.
+// the call under the lock, the write's position in the message.
 func entOrder(ctx context.Context, user int) error {
 	lock, err := rl.Obtain(ctx, "order:user", 10*time.Second, nil)
 	if err != nil {
 		return err
 	}
 	defer lock.Release(ctx)
-	return placeOrder(ctx, user)
+	return placeOrder(ctx, user) // want `placeOrder \(ent StockUpdate.Save at entpgx.go:\d+\) under lock "order:user" \(redislock Client.Obtain\) carries no fencing token`
 }
 
 func placeOrder(ctx context.Context, user int) error {
@@ -30,7 +30,7 @@ func placeOrder(ctx context.Context, user int) error {
 	if err != nil || n == 0 {
 		return err
 	}
-	if _, err := ec.Stock.Update().Where(shopent.And(shopent.IDEQ(1), shopent.StockGT(0))).AddStock(-1).Save(ctx); err != nil { // want `ent StockUpdate.Save under lock "order:user" \(redislock Client.Obtain\) carries no fencing token`
+	if _, err := ec.Stock.Update().Where(shopent.And(shopent.IDEQ(1), shopent.StockGT(0))).AddStock(-1).Save(ctx); err != nil {
 		return err
 	}
 	_, err = ec.Order.Create().SetUserID(user).Save(ctx)

@@ -167,7 +167,7 @@ func createUser(ctx context.Context, id, tok string) {
 }
 
 // A Redis write in a helper of this package is a write under the
-// caller's lock, reported where it is written.
+// caller's lock, reported at the call.
 func fetchPending(ctx context.Context, token string) error {
 	ok, err := rdb.SetNX(ctx, "lock:fetch", token, 5*time.Second).Result()
 	if err != nil || !ok {
@@ -179,12 +179,12 @@ func fetchPending(ctx context.Context, token string) error {
 		return err
 	}
 	fillTicketCache(ctx, []string{ids})
-	return markPending(ctx, []string{ids})
+	return markPending(ctx, []string{ids}) // want `markPending \(Redis ZADD at goredis.go:\d+\) under lock "lock:fetch" \(SET NX\) carries no fencing token`
 }
 
 func markPending(ctx context.Context, ids []string) error {
 	for _, id := range ids {
-		if err := rdb.ZAdd(ctx, "pending", redis.Z{Score: 1, Member: id}).Err(); err != nil { // want `Redis ZADD under lock "lock:fetch" \(SET NX\) carries no fencing token`
+		if err := rdb.ZAdd(ctx, "pending", redis.Z{Score: 1, Member: id}).Err(); err != nil {
 			return err
 		}
 	}
