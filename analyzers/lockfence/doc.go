@@ -66,8 +66,7 @@
 // (mostly caches), except a SET without expiry (a store of record:
 // store.Put(ctx, "wallet:"+id, v) whose body sends SET key v 0), and
 // inside this package's helpers named as caches or as lock operations (a
-// Redis write in another helper of this package is reported where it is
-// written);
+// Redis write in another helper of this package is a write);
 // a SET/SETEX with a TTL of a key named as a cache (the mutex around a
 // cache rebuild guards the database, and the cached copy expires);
 // _test.go files. A call that hands the lock's key to a func value or
