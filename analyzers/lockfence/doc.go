@@ -66,7 +66,11 @@
 // (mostly caches), except a SET without expiry (a store of record:
 // store.Put(ctx, "wallet:"+id, v) whose body sends SET key v 0), and
 // inside this package's helpers named as caches or as lock operations (a
-// Redis write in another helper of this package is a write);
+// Redis write in another helper of this package is a write, and so is a
+// cache helper's under a lock whose key family — the constant text the
+// key is built from — also guards a write to a store of record in some
+// section: the lock orders the fill against the update, and a stale
+// fill that lands after the update's invalidation stays);
 // a SET/SETEX with a TTL of a key named as a cache (the mutex around a
 // cache rebuild guards the database, and the cached copy expires);
 // _test.go files. A call that hands the lock's key to a func value or

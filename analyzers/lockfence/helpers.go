@@ -26,14 +26,24 @@ import (
 // operations are left out: a cache fill is not the data the lock
 // guards, and a lock helper's SET is the lock itself.
 type redisHelpers struct {
+	// guardsStore holds the lock key families that guard a store of
+	// record somewhere (storeLocks): under them, cache helpers' writes
+	// count.
+	guardsStore map[string]bool
+
 	pass   *analysis.Pass
 	res    *section.Result
 	declOf map[*types.Func]*ast.FuncDecl
-	memo   map[*ast.FuncDecl][]*ast.CallExpr
+	memo   map[memoKey][]*ast.CallExpr
+}
+
+type memoKey struct {
+	fd     *ast.FuncDecl
+	caches bool
 }
 
 func newRedisHelpers(pass *analysis.Pass, res *section.Result) *redisHelpers {
-	h := &redisHelpers{pass: pass, res: res, declOf: map[*types.Func]*ast.FuncDecl{}, memo: map[*ast.FuncDecl][]*ast.CallExpr{}}
+	h := &redisHelpers{pass: pass, res: res, declOf: map[*types.Func]*ast.FuncDecl{}, memo: map[memoKey][]*ast.CallExpr{}}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
@@ -48,7 +58,7 @@ func newRedisHelpers(pass *analysis.Pass, res *section.Result) *redisHelpers {
 
 // writes returns the Redis writes call makes through a helper of this
 // package, as Writes at call (the write's position in What).
-func (h *redisHelpers) writes(call *ast.CallExpr) []*stores.Write {
+func (h *redisHelpers) writes(call *ast.CallExpr, s *section.Section) []*stores.Write {
 	fn, _ := typeutil.Callee(h.pass.TypesInfo, call).(*types.Func)
 	if fn == nil {
 		return nil
@@ -57,8 +67,9 @@ func (h *redisHelpers) writes(call *ast.CallExpr) []*stores.Write {
 	if fd == nil {
 		return nil
 	}
+	caches := s.Lock.Key.Family() != "" && h.guardsStore[s.Lock.Key.Family()]
 	var out []*stores.Write
-	for _, site := range h.sites(fd, 0, map[*ast.FuncDecl]bool{}) {
+	for _, site := range h.sites(fd, 0, map[*ast.FuncDecl]bool{}, caches) {
 		w := h.classify(site)
 		if w == nil {
 			continue
@@ -94,12 +105,13 @@ func (h *redisHelpers) declsOf(site *ast.CallExpr) []*ast.FuncDecl {
 }
 
 // sites lists the Redis write calls in fd and the helpers it calls.
-func (h *redisHelpers) sites(fd *ast.FuncDecl, depth int, seen map[*ast.FuncDecl]bool) []*ast.CallExpr {
-	if seen[fd] || depth > 3 || helperExcluded(fd) {
+func (h *redisHelpers) sites(fd *ast.FuncDecl, depth int, seen map[*ast.FuncDecl]bool, caches bool) []*ast.CallExpr {
+	if seen[fd] || depth > 3 || helperExcluded(fd, caches) {
 		return nil
 	}
 	seen[fd] = true
-	if s, ok := h.memo[fd]; ok && depth == 0 {
+	memo := memoKey{fd, caches}
+	if s, ok := h.memo[memo]; ok && depth == 0 {
 		return s
 	}
 	var out []*ast.CallExpr
@@ -112,28 +124,32 @@ func (h *redisHelpers) sites(fd *ast.FuncDecl, depth int, seen map[*ast.FuncDecl
 		}
 		if fn, _ := typeutil.Callee(h.pass.TypesInfo, c.Call).(*types.Func); fn != nil {
 			if inner := h.declOf[fn.Origin()]; inner != nil {
-				out = append(out, h.sites(inner, depth+1, seen)...)
+				out = append(out, h.sites(inner, depth+1, seen, caches)...)
 			}
 		}
 	}
 	if depth == 0 {
-		h.memo[fd] = out
+		h.memo[memo] = out
 	}
 	return out
 }
 
-// helperExcluded: helpers named as caches or as lock operations.
-func helperExcluded(fd *ast.FuncDecl) bool {
+// helperExcluded: helpers named as lock operations, and as caches unless
+// caches count (the lock also guards a store of record).
+func helperExcluded(fd *ast.FuncDecl, caches bool) bool {
 	names := []string{fd.Name.Name}
 	if fd.Recv != nil && len(fd.Recv.List) == 1 {
 		names = append(names, types.ExprString(fd.Recv.List[0].Type))
 	}
 	for _, n := range names {
 		n = strings.ToLower(n)
-		for _, w := range []string{"cache", "lock", "mutex", "lease", "acquire", "release", "renew", "refresh", "extend"} {
+		for _, w := range []string{"lock", "mutex", "lease", "acquire", "release", "renew", "refresh", "extend"} {
 			if strings.Contains(n, w) {
 				return true
 			}
+		}
+		if !caches && strings.Contains(n, "cache") {
+			return true
 		}
 	}
 	return false

@@ -39,6 +39,7 @@ func run(pass *analysis.Pass) (any, error) {
 	helpers := pass.ResultOf[stores.Analyzer].(*stores.Result)
 	done := map[string]bool{} // writes already judged (overlapping sections)
 	rh := newRedisHelpers(pass, res)
+	rh.guardsStore = storeLocks(pass, res, helpers)
 	for _, s := range res.Sections {
 		if lifecycle.IsTestFile(pass.Fset, s.Lock.Acquire.Pos()) {
 			continue
@@ -68,7 +69,7 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 		w := stores.Classify(info, res.Defs, call, cmds[call])
 		if w == nil {
 			writes = append(writes, helpers.Helper(info, call)...)
-			writes = append(writes, rh.writes(call)...)
+			writes = append(writes, rh.writes(call, s)...)
 			writes = append(writes, persistentSets(pass, res, s, call)...)
 			return true
 		}
@@ -241,4 +242,35 @@ func carriesGrant(info *types.Info, values []ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// storeLocks returns the key families of the locks that guard a write to
+// a store of record (SQL, gorm, ent, files) in some section: a cache
+// written under such a lock elsewhere is ordered against those writes,
+// so its fill is a protected write too.
+func storeLocks(pass *analysis.Pass, res *section.Result, helpers *stores.Result) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range res.Sections {
+		fam := s.Lock.Key.Family()
+		if fam == "" || out[fam] {
+			continue
+		}
+		s.Inspect(func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || out[fam] {
+				return !out[fam]
+			}
+			ws := helpers.Helper(pass.TypesInfo, call)
+			if w := stores.Classify(pass.TypesInfo, res.Defs, call, nil); w != nil {
+				ws = append(ws, w)
+			}
+			for _, w := range ws {
+				if w.Kind != stores.Redis && w.Kind != stores.Fenced {
+					out[fam] = true
+				}
+			}
+			return true
+		})
+	}
+	return out
 }

@@ -43,6 +43,17 @@ type Key struct {
 	Anchored bool   // Shape names something stable across functions
 }
 
+// Family returns the constant text a key is built from, in order
+// ("mutex:db:user:info:%s" for fmt.Sprintf("mutex:db:user:info:%s", id)
+// and for the same format with info.ID): keys of one family name the
+// same kind of lock, whatever identifies the instance. "" when the key
+// has no constant text.
+func (k Key) Family() string {
+	return strings.Join(quoted.FindAllString(k.Shape, -1), "*")
+}
+
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
 // Known reports whether the expression could be rendered.
 func (k Key) Known() bool { return k.Exact != "" }
 

@@ -2,6 +2,7 @@ package fence
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -20,4 +21,52 @@ func rebuildShop(ctx context.Context, rdb *redis.Client, id string, load func() 
 	key := cacheShopKey + id
 	rdb.SetEx(ctx, key, load(), time.Minute)
 	rdb.Set(ctx, "shop:state:"+id, "rebuilt", time.Minute) // want `Redis SET under lock lockKey \(SET NX\) carries no fencing token`
+}
+
+// One lock family orders the database write and the cache fill: the
+// fill is a protected write (a stale fill lands after the update's
+// invalidation and stays, with no TTL).
+func updateOrderName(ctx context.Context, id, name string) error {
+	mu := rs.NewMutex(fmt.Sprintf("mutex:db:order:%s", id))
+	if err := mu.LockContext(ctx); err != nil {
+		return err
+	}
+	defer mu.UnlockContext(ctx)
+	_, err := db.ExecContext(ctx, "UPDATE orders SET name = ? WHERE id = ?", name, id) // want `database/sql DB.ExecContext under lock`
+	return err
+}
+
+func loadOrderName(ctx context.Context, id string) error {
+	mu := rs.NewMutex(fmt.Sprintf("mutex:db:order:%s", id))
+	if err := mu.LockContext(ctx); err != nil {
+		return err
+	}
+	defer mu.UnlockContext(ctx)
+	var name string
+	if err := db.QueryRowContext(ctx, "SELECT name FROM orders WHERE id = ?", id).Scan(&name); err != nil {
+		return err
+	}
+	return putOrderNameCache(ctx, id, name) // want `putOrderNameCache \(Redis HSET at cache.go:\d+\) under lock`
+}
+
+func putOrderNameCache(ctx context.Context, id, name string) error {
+	return rdb.HSet(ctx, "order_names", id, name).Err()
+}
+
+// Near miss: a lock that only serialises cache fills guards no store.
+func loadShopName(ctx context.Context, id string) error {
+	mu := rs.NewMutex(fmt.Sprintf("mutex:fill:shop:%s", id))
+	if err := mu.LockContext(ctx); err != nil {
+		return err
+	}
+	defer mu.UnlockContext(ctx)
+	var name string
+	if err := db.QueryRowContext(ctx, "SELECT name FROM shops WHERE id = ?", id).Scan(&name); err != nil {
+		return err
+	}
+	return putShopNameCache(ctx, id, name)
+}
+
+func putShopNameCache(ctx context.Context, id, name string) error {
+	return rdb.HSet(ctx, "shop_names", id, name).Err()
 }
