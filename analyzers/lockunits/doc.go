@@ -28,7 +28,10 @@
 //     once; v6 and v7 send PX 0 (rejected) or EXPIRE 0 (the key is
 //     deleted); rueidis Ex(10) sends EX 0 (rejected). Also
 //     time.Duration(ttlSeconds) without a unit, and d/time.Second given
-//     where a time.Duration is expected;
+//     where a time.Duration is expected; and, for a lock's acquire,
+//     time.Duration(expire) of an integer parameter (LockUser(uid,
+//     expire int64) called with 60 takes 60ns), since a count of
+//     nanoseconds is no one's way to pass a TTL;
 //   - a count multiplied by the wrong unit: time.Duration(ttlMs) *
 //     time.Second;
 //   - Unix times in the wrong unit (UnixMilli() after EXAT, Unix() after

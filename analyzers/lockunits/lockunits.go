@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/types"
 	"go/token"
 	"sort"
 	"strings"
@@ -137,6 +138,16 @@ func (c *checker) script(cmd *redismodel.Command) {
 func (c *checker) duration(cmd *redismodel.Command, e ast.Expr, ms measure) {
 	src := c.src(e)
 	what := c.callName(cmd)
+	if p := c.intParamConversion(cmd.In.Decl, e); p != nil && cmd.AcquiresNX() {
+		c.pass.Report(analysis.Diagnostic{
+			Pos: e.Pos(), End: e.End(),
+			Message: fmt.Sprintf("%s takes a time.Duration, and %s turns the %s parameter %s into that many nanoseconds: "+
+				"a caller passing 60 gets a 60ns TTL (go-redis sends at least 1ms), so the lock expires at once; "+
+				"take a time.Duration parameter, or multiply by the unit the callers mean (%s*time.Second)%s",
+				what, src, p.Type(), p.Name(), src, c.lockHint(cmd)),
+		})
+		return
+	}
 	if d, ok := c.m.bareConstant(e); ok && d > 0 && d < 1e9 {
 		wire := bareOnWire(cmd, d)
 		if wire == "" {
@@ -487,6 +498,53 @@ func simple(e ast.Expr) bool {
 	switch ast.Unparen(e).(type) {
 	case *ast.Ident, *ast.SelectorExpr, *ast.CallExpr, *ast.IndexExpr:
 		return true
+	}
+	return false
+}
+
+// intParamConversion returns the parameter p when e is time.Duration(p)
+// and p is an integer parameter of the enclosing function: a count
+// (seconds, milliseconds) taken for nanoseconds.
+func (c *checker) intParamConversion(fd *ast.FuncDecl, e ast.Expr) *types.Var {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil
+	}
+	tv, ok := c.pass.TypesInfo.Types[call.Fun]
+	if !ok || !tv.IsType() || !isDurationType(tv.Type) {
+		return nil
+	}
+	id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.IsField() || !isParam(c.pass.TypesInfo, fd, v) {
+		return nil
+	}
+	b, ok := v.Type().Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsInteger == 0 || isDurationType(v.Type()) {
+		return nil
+	}
+	return v
+}
+
+func isDurationType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
+}
+
+// isParam reports whether v is a parameter of fd.
+func isParam(info *types.Info, fd *ast.FuncDecl, v *types.Var) bool {
+	if fd == nil {
+		return false
+	}
+	for _, field := range fd.Type.Params.List {
+		for _, name := range field.Names {
+			if info.Defs[name] == v {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -76,3 +76,18 @@ func unixTimes(ctx context.Context, key string, ttl time.Duration) {
 	rdb.Do(ctx, "set", key, "v", "ex", at.Unix())              // want `EX takes a TTL in seconds, but at.Unix\(\) is a Unix time: the key lives for decades`
 	rdb.Do(ctx, "set", key, "v", "exat", int64(ttl.Seconds())) // want `EXAT takes a Unix time in seconds, but int64\(ttl.Seconds\(\)\) is a duration: the key expires at a moment near 1970, that is at once`
 }
+
+// An integer parameter converted straight to a time.Duration: the
+// callers' 60 is 60ns.
+func lockUser(ctx context.Context, uid string, expire int64) (bool, error) {
+	return rdb.SetNX(ctx, "lock:"+uid, "locked", time.Duration(expire)).Result() // want `SetNX takes a time.Duration, and time.Duration\(expire\) turns the int64 parameter expire into that many nanoseconds`
+}
+
+// Near misses: the unit is applied; a Duration parameter; not a lock.
+func lockUserSeconds(ctx context.Context, uid string, expire int64) (bool, error) {
+	return rdb.SetNX(ctx, "lock:"+uid, "locked", time.Duration(expire)*time.Second).Result()
+}
+
+func lockUserDuration(ctx context.Context, uid string, ttl time.Duration) (bool, error) {
+	return rdb.SetNX(ctx, "lock:"+uid, "locked", time.Duration(ttl)).Result()
+}
