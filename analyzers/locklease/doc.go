@@ -43,8 +43,11 @@
 //     Reported where the lock-lost reply is dropped (the if chain testing
 //     n == 0 or !ok), else at the renewal. Not reported when a failure branch tells
 //     someone: it sends on or closes a channel, calls a func value (a
-//     cancel), sets a field or package variable, uses sync/atomic, calls
-//     a Cancel/Stop/Close/Notify-like method, panics or exits; nor when
+//     cancel), sets a field (exported, or read by something other than
+//     the Close/Unlock/Release/Stop that lets go of the lock) or a
+//     package variable, uses sync/atomic, calls
+//     a Cancel/Stop/Close/Notify-like method (not a time.Ticker's or
+//     Timer's own Stop), panics or exits; nor when
 //     the outcome is returned, sent or handed to another function.
 //   - a renewal wrapper that answers success when the renewal failed: a
 //     function returning an error whose renewal (the same renewals as

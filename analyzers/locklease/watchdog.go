@@ -347,7 +347,7 @@ climb:
 				chain[e] = head // if err != nil {...} else if n == 0 {...}: one handling
 			}
 			if n == cond || mentions(info, n.Cond, vars) {
-				if signals(info, n.Body) || n.Else != nil && signals(info, n.Else) {
+				if signals(pass, n.Body) || n.Else != nil && signals(pass, n.Else) {
 					reaches = true
 				}
 				if atValue == nil && mentionsValue(info, n.Cond, vars) {
@@ -424,7 +424,8 @@ func mentions(info *types.Info, e ast.Node, vars map[types.Object]bool) bool {
 // sends on or closes a channel, calls a func value (a cancel), sets a
 // field or package variable, uses sync/atomic, calls a method named
 // Cancel/Stop/Close/..., panics or exits.
-func signals(info *types.Info, n ast.Node) bool {
+func signals(pass *analysis.Pass, n ast.Node) bool {
+	info := pass.TypesInfo
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
 		if found {
@@ -444,7 +445,9 @@ func signals(info *types.Info, n ast.Node) bool {
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
 				switch x := l.(type) {
-				case *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr:
+				case *ast.SelectorExpr:
+					found = !onlyReadOnRelease(pass, x)
+				case *ast.IndexExpr, *ast.StarExpr:
 					found = true
 				case *ast.Ident:
 					if v, ok := info.Uses[x].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
@@ -459,6 +462,9 @@ func signals(info *types.Info, n ast.Node) bool {
 			case *types.Var:
 				found = true // cancel(), l.onLost()
 			case *types.Func:
+				if isTimerMethod(fn) {
+					break // stopping the keep-alive's own ticker tells no one
+				}
 				if fn.Pkg() != nil && (fn.Pkg().Path() == "sync/atomic" || fn.Pkg().Path() == "os" && fn.Name() == "Exit") {
 					found = true
 				}
@@ -497,4 +503,64 @@ func isLog(info *types.Info, call *ast.CallExpr) bool {
 func clientHelper(info *types.Info, call *ast.CallExpr) bool {
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	return fn != nil && fn.Pkg() != nil && redismodel.IsClientPackage(fn.Pkg().Path()) && fn.Type().(*types.Signature).Recv() == nil
+}
+
+// isTimerMethod reports whether fn is a method of time.Ticker or
+// time.Timer.
+func isTimerMethod(fn *types.Func) bool {
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil || fn.Pkg() == nil || fn.Pkg().Path() != "time" {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && (n.Obj().Name() == "Ticker" || n.Obj().Name() == "Timer")
+}
+
+// onlyReadOnRelease reports whether the field sel assigns is unexported
+// and read only by functions that let go of the lock (Close, Unlock,
+// Release, Stop) or never read: a flag the work under the lock never
+// sees.
+func onlyReadOnRelease(pass *analysis.Pass, sel *ast.SelectorExpr) bool {
+	v, ok := pass.TypesInfo.Uses[sel.Sel].(*types.Var)
+	if !ok || !v.IsField() || v.Exported() {
+		return false
+	}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			name := strings.ToLower(fd.Name.Name)
+			releasing := strings.Contains(name, "close") || strings.Contains(name, "unlock") ||
+				strings.Contains(name, "release") || strings.Contains(name, "stop")
+			read := false
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if as, ok := n.(*ast.AssignStmt); ok {
+					// Skip the assigned operands: x.f = v is no read of f.
+					for _, r := range as.Rhs {
+						ast.Inspect(r, func(m ast.Node) bool {
+							if s, ok := m.(*ast.SelectorExpr); ok && pass.TypesInfo.Uses[s.Sel] == v {
+								read = true
+							}
+							return !read
+						})
+					}
+					return false
+				}
+				if s, ok := n.(*ast.SelectorExpr); ok && pass.TypesInfo.Uses[s.Sel] == v {
+					read = true
+				}
+				return !read
+			})
+			if read && !releasing {
+				return false
+			}
+		}
+	}
+	return true
 }

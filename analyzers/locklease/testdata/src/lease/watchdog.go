@@ -132,3 +132,43 @@ func refreshCatalog(ctx context.Context, c *Catalog) {
 		}
 	}()
 }
+
+// A guard whose keep-alive marks a flag that only its Close reads: the
+// work under the lock never learns the lock is gone.
+type Guard struct {
+	l       *Lock
+	ticker  *time.Ticker
+	closed  bool
+	expired bool
+}
+
+func (g *Guard) keep(ctx context.Context) {
+	go func() {
+		for range g.ticker.C {
+			if err := g.l.refresh(ctx); err != nil { // want `this keep-alive renews with Lock.refresh but drops the outcome`
+				g.ticker.Stop()
+				g.closed = true
+			}
+		}
+	}()
+}
+
+func (g *Guard) Close() {
+	if !g.closed {
+		g.ticker.Stop()
+	}
+}
+
+// Near miss: the flag has an accessor the holder polls.
+func (g *Guard) keepWatched(ctx context.Context) {
+	go func() {
+		for range g.ticker.C {
+			if err := g.l.refresh(ctx); err != nil {
+				g.ticker.Stop()
+				g.expired = true
+			}
+		}
+	}()
+}
+
+func (g *Guard) Held() bool { return !g.expired }
