@@ -28,7 +28,11 @@
 //     struct{...}). A write in a helper is reported at the call under the
 //     lock (s.repo.MarkDone(ctx, id)), with the write's own position in
 //     the message: the call is where the section hands its work on, and
-//     a helper may also be called where no lock is held. A fence passed to the parameter that reaches the
+//     a helper may also be called where no lock is held. An unexported
+//     helper of this package called only there is the section's own
+//     code moved out, and is reported at its write, the call as related
+//     information. The section's own writes are reported before a
+//     helper's. A fence passed to the parameter that reaches the
 //     write fences it. SQL wrappers that
 //     take the statement as a parameter (exec(ctx, q, args...)) are read
 //     at the call that passes the text. The callback passed to safelock's

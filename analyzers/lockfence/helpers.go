@@ -12,6 +12,7 @@ import (
 
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
 	"github.com/locklint/locklint/analyzers/internal/section"
 	"github.com/locklint/locklint/analyzers/internal/stores"
 )
@@ -35,6 +36,7 @@ type redisHelpers struct {
 	res    *section.Result
 	declOf map[*types.Func]*ast.FuncDecl
 	memo   map[memoKey][]*ast.CallExpr
+	calls  map[*types.Func]int // call sites per function of this package
 }
 
 type memoKey struct {
@@ -44,6 +46,7 @@ type memoKey struct {
 
 func newRedisHelpers(pass *analysis.Pass, res *section.Result) *redisHelpers {
 	h := &redisHelpers{pass: pass, res: res, declOf: map[*types.Func]*ast.FuncDecl{}, memo: map[memoKey][]*ast.CallExpr{}}
+	h.calls = map[*types.Func]int{}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
@@ -52,6 +55,25 @@ func newRedisHelpers(pass *analysis.Pass, res *section.Result) *redisHelpers {
 				}
 			}
 		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if fn, ok := typeutil.Callee(pass.TypesInfo, n).(*types.Func); ok {
+					h.calls[fn.Origin()]++
+				}
+			case *ast.SelectorExpr, *ast.Ident: // a method value or func value escapes
+				var id *ast.Ident
+				if sel, ok := n.(*ast.SelectorExpr); ok {
+					id = sel.Sel
+				} else {
+					id = n.(*ast.Ident)
+				}
+				if fn, ok := pass.TypesInfo.Uses[id].(*types.Func); ok {
+					h.calls[fn.Origin()]++ // counted again with its call: a bare use makes it > 1
+				}
+			}
+			return true
+		})
 	}
 	return h
 }
@@ -192,4 +214,40 @@ func persistentSets(pass *analysis.Pass, res *section.Result, s *section.Section
 		})
 	}
 	return out
+}
+
+// inlinedWrite returns the first write inside the helper call goes to
+// when the helper is unexported, of this package and used only at this
+// call (its code is the section's own, moved out), or nil.
+func (h *redisHelpers) inlinedWrite(call *ast.CallExpr, helpers *stores.Result) *stores.Write {
+	fn, _ := typeutil.Callee(h.pass.TypesInfo, call).(*types.Func)
+	if fn == nil || fn.Exported() {
+		return nil
+	}
+	fd := h.declOf[fn.Origin()]
+	// One call: the call itself counts its callee identifier once more.
+	if fd == nil || h.calls[fn.Origin()] != 2 {
+		return nil
+	}
+	cmds := map[*ast.CallExpr]*redismodel.Command{}
+	for _, c := range h.res.Lifecycle.Calls[fd] {
+		if c.Cmd != nil {
+			cmds[c.Call] = c.Cmd
+		}
+	}
+	var first *stores.Write
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || first != nil {
+			return false
+		}
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if w := stores.Classify(h.pass.TypesInfo, h.res.Defs, c, cmds[c]); w != nil && w.Kind != stores.Fenced {
+			first = w
+		}
+		return first == nil
+	})
+	return first
 }

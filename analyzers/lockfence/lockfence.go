@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/types"
 	"regexp"
+	"sort"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -60,6 +61,7 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 		}
 	}
 	var writes []*stores.Write
+	viaHelper := map[*stores.Write]bool{} // made inside a helper the section calls
 	incrs := map[*ast.CallExpr]bool{} // INCRs in the section: candidate home-made fences
 	s.Inspect(func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -68,9 +70,13 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 		}
 		w := stores.Classify(info, res.Defs, call, cmds[call])
 		if w == nil {
+			n := len(writes)
 			writes = append(writes, helpers.Helper(info, call)...)
 			writes = append(writes, rh.writes(call, s)...)
 			writes = append(writes, persistentSets(pass, res, s, call)...)
+			for _, hw := range writes[n:] {
+				viaHelper[hw] = true
+			}
 			return true
 		}
 		if w.Kind == stores.Redis && onLockKey(res, s, w) {
@@ -150,8 +156,20 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 	if len(unfenced) == 0 {
 		return
 	}
+	// The section's own writes come first: they are the clearest
+	// evidence; writes in helpers follow as related information.
+	sort.SliceStable(unfenced, func(i, j int) bool { return !viaHelper[unfenced[i]] && viaHelper[unfenced[j]] })
 	w := unfenced[0]
+	at, what := ast.Node(w.Call), w.What
 	related := []analysis.RelatedInformation{{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}}
+	if viaHelper[w] {
+		if site := rh.inlinedWrite(w.Call, helpers); site != nil {
+			// An unexported helper called only here is the section's own
+			// code moved out: report where it writes.
+			at, what = site.Call, site.What
+			related = append(related, analysis.RelatedInformation{Pos: w.Call.Pos(), End: w.Call.End(), Message: "called under the lock here"})
+		}
+	}
 	for _, o := range unfenced[1:] {
 		related = append(related, analysis.RelatedInformation{Pos: o.Call.Pos(), End: o.Call.End(), Message: "also written without a fence: " + o.What})
 	}
@@ -160,13 +178,13 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 		msg = fmt.Sprintf("%s under %s never receives the lease's Fence(): if this holder stalls past the TTL "+
 			"(GC pause, slow network), another process takes the lock and this late write still lands; "+
 			"pass Lease.Fence() to the write and check it where it lands (the safelock/fence helpers, or UPDATE ... WHERE ... AND fence < ?)",
-			w.What, lk.Describe())
+			what, lk.Describe())
 	} else {
 		msg = fmt.Sprintf("%s under %s carries no fencing token: if this holder stalls past the TTL "+
 			"(GC pause, slow network), another process takes the lock and this late write still lands; %s",
-			w.What, lk.Describe(), useFence)
+			what, lk.Describe(), useFence)
 	}
-	pass.Report(analysis.Diagnostic{Pos: w.Call.Pos(), End: w.Call.End(), Message: msg, Related: related})
+	pass.Report(analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Message: msg, Related: related})
 }
 
 // onLockKey reports whether a Redis write is on the lock's own key (a

@@ -46,11 +46,11 @@ func loadOrderName(ctx context.Context, id string) error {
 	if err := db.QueryRowContext(ctx, "SELECT name FROM orders WHERE id = ?", id).Scan(&name); err != nil {
 		return err
 	}
-	return putOrderNameCache(ctx, id, name) // want `putOrderNameCache \(Redis HSET at cache.go:\d+\) under lock`
+	return putOrderNameCache(ctx, id, name)
 }
 
 func putOrderNameCache(ctx context.Context, id, name string) error {
-	return rdb.HSet(ctx, "order_names", id, name).Err()
+	return rdb.HSet(ctx, "order_names", id, name).Err() // want `Redis HSET under lock`
 }
 
 // Near miss: a lock that only serialises cache fills guards no store.
