@@ -55,21 +55,23 @@ func newRedisHelpers(pass *analysis.Pass, res *section.Result) *redisHelpers {
 				}
 			}
 		}
+		callee := map[*ast.Ident]bool{} // identifiers in call position
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
 				if fn, ok := typeutil.Callee(pass.TypesInfo, n).(*types.Func); ok {
 					h.calls[fn.Origin()]++
+					switch f := ast.Unparen(n.Fun).(type) {
+					case *ast.Ident:
+						callee[f] = true
+					case *ast.SelectorExpr:
+						callee[f.Sel] = true
+					}
 				}
-			case *ast.SelectorExpr, *ast.Ident: // a method value or func value escapes
-				var id *ast.Ident
-				if sel, ok := n.(*ast.SelectorExpr); ok {
-					id = sel.Sel
-				} else {
-					id = n.(*ast.Ident)
-				}
-				if fn, ok := pass.TypesInfo.Uses[id].(*types.Func); ok {
-					h.calls[fn.Origin()]++ // counted again with its call: a bare use makes it > 1
+			case *ast.Ident:
+				// A method or func value (not called here) may run anywhere.
+				if fn, ok := pass.TypesInfo.Uses[n].(*types.Func); ok && !callee[n] {
+					h.calls[fn.Origin()] += 2
 				}
 			}
 			return true
@@ -225,8 +227,7 @@ func (h *redisHelpers) inlinedWrite(call *ast.CallExpr, helpers *stores.Result) 
 		return nil
 	}
 	fd := h.declOf[fn.Origin()]
-	// One call: the call itself counts its callee identifier once more.
-	if fd == nil || h.calls[fn.Origin()] != 2 {
+	if fd == nil || h.calls[fn.Origin()] != 1 {
 		return nil
 	}
 	cmds := map[*ast.CallExpr]*redismodel.Command{}
