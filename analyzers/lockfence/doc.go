@@ -20,7 +20,8 @@
 //     Create/Save/Update/Updates/UpdateColumn(s)/Delete, the Save/Exec of
 //     an ent Create/Update/Delete builder, a go-redis,
 //     redigo or rueidis write to a key other than the lock, a Lua script
-//     that writes, os.WriteFile, os.Create, (*os.File).Write/WriteString.
+//     that writes, os.WriteFile, os.Create, os.Rename, os.Remove(All), os.Truncate,
+//     (*os.File).Write/WriteString.
 //     Writes made inside helpers the section calls count too, when the
 //     helper is a concrete function or method (in this package or
 //     another), or a method of an interface whose only implementation is

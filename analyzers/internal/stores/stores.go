@@ -356,7 +356,8 @@ func importsEnt(pkg *types.Package) bool {
 
 func fileWrite(w *Write, fn *types.Func, recv string) *Write {
 	switch {
-	case recv == "" && (fn.Name() == "WriteFile" || fn.Name() == "Create"):
+	case recv == "" && (fn.Name() == "WriteFile" || fn.Name() == "Create" || fn.Name() == "Rename" ||
+		fn.Name() == "Remove" || fn.Name() == "RemoveAll" || fn.Name() == "Truncate"):
 		w.What = "os." + fn.Name()
 	case recv == "File" && (fn.Name() == "Write" || fn.Name() == "WriteString" || fn.Name() == "WriteAt"):
 		w.What = "(*os.File)." + fn.Name()
