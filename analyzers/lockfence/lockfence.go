@@ -62,7 +62,7 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 	}
 	var writes []*stores.Write
 	viaHelper := map[*stores.Write]bool{} // made inside a helper the section calls
-	incrs := map[*ast.CallExpr]bool{} // INCRs in the section: candidate home-made fences
+	incrs := map[*ast.CallExpr]bool{}     // INCRs in the section: candidate home-made fences
 	s.Inspect(func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
