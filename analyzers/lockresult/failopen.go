@@ -14,6 +14,16 @@ import (
 	"github.com/locklint/locklint/analyzers/internal/section"
 )
 
+// misreads runs the checks of acquires whose outcome is read the wrong
+// way round, or not at all, through a helper.
+func (r *runner) misreads(fd *ast.FuncDecl) {
+	r.failOpen(fd)
+	r.droppedHelperAcquires(fd)
+	r.inverted(fd)
+	r.misreadScripts(fd)
+	r.getsetSelfCompare(fd)
+}
+
 // failOpen reports acquire wrappers that answer "acquired" when the
 // acquire failed: a function with a bool result whose acquire's error
 // branch reaches "return true" (fail-open on a Redis error). Its callers

@@ -67,7 +67,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	r.report = true
 	r.each(func(f *ast.File, fd *ast.FuncDecl) { r.funcDecl(f, fd) })
-	r.each(func(_ *ast.File, fd *ast.FuncDecl) { r.failOpen(fd); r.droppedHelperAcquires(fd); r.inverted(fd); r.misreadScripts(fd); r.getsetSelfCompare(fd) })
+	r.each(func(_ *ast.File, fd *ast.FuncDecl) { r.misreads(fd) })
 	for fn, f := range r.facts {
 		pass.ExportObjectFact(fn, f)
 	}

@@ -98,7 +98,7 @@ func (r *runner) getsetSelfCompare(fd *ast.FuncDecl) {
 	info := r.pass.TypesInfo
 	for _, c := range r.res.Calls[fd] {
 		cmd := c.Cmd
-		if cmd == nil || cmd.Name != "GETSET" && !(cmd.Name == "SET" && cmd.Opts.Get) {
+		if cmd == nil || cmd.Name != "GETSET" && (cmd.Name != "SET" || !cmd.Opts.Get) {
 			continue
 		}
 		value := cmd.Value

@@ -4,8 +4,8 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
-	"go/types"
 	"go/token"
+	"go/types"
 	"sort"
 	"strings"
 

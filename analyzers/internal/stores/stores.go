@@ -123,7 +123,7 @@ var redisWrites = map[string]bool{
 	"LINSERT": true, "RPOPLPUSH": true, "LMOVE": true, "GETSET": true, "SETBIT": true,
 	"SADD": true, "SREM": true, "SPOP": true, "SMOVE": true, "ZADD": true, "ZREM": true, "ZINCRBY": true,
 	"ZREMRANGEBYSCORE": true, "ZREMRANGEBYRANK": true, "ZREMRANGEBYLEX": true, "ZPOPMIN": true, "ZPOPMAX": true,
-	"XADD": true,
+	"XADD":     true,
 	"JSON.SET": true,
 }
 
