@@ -29,8 +29,11 @@
 // random token with NX and PX, and issues a fence from a counter, in one
 // atomic step. The counter lives at "safelock:fence:{key}" (or, when the key has a
 // {hash tag}, under that tag), in the key's hash slot, so the script runs on
-// Redis Cluster. [Locker.Acquire] waits: every release PUBLISHes on a
-// channel named after the key and waiters retry at once; between wake-ups
+// Redis Cluster. [Locker.Acquire] waits: a waiter marks the key as waited
+// for, a release that finds the mark PUBLISHes on a channel named after
+// the key, and waiters retry at once (an uncontended release publishes
+// nothing: a cycle of TryAcquire and Release runs six commands on the
+// server, the two EVALSHA, SET NX, the fence's INCR, GET and DEL); between wake-ups
 // they back off exponentially with full jitter, capped, and never sleep past
 // the holder's remaining ttl. [Locker.Do] acquires, runs a function with a
 // context that ends when the lease is lost, renews meanwhile, and releases.
@@ -78,19 +81,23 @@
 //
 // # Fences
 //
-// A fence is max(counter + 1, server TIME in microseconds), stored back in
-// the counter, so fences are large numbers (about 1.8e15 in 2026), not
-// 1, 2, 3; they fit int64 exactly and stay below 2^53 (exact in Lua)
-// until the year 2255. On one server they are strictly increasing per key
-// (counters never expire: one small key per lock name). When the counter
-// is lost with the data (a restart without persistence, a failover to a
-// replica that missed the last write), the next fence still exceeds every
-// fence issued before, as long as the clock of the server that issues it
-// has not gone back (or, after a failover, does not run behind the old
-// primary's) by more than the time since those fences were issued. The
-// lock itself can still be granted twice in those events; the fence is
-// what lets the resource tell the later holder. A clock set far ahead
-// moves the counter with it, and fences then count up from there.
+// A fence is the counter plus one (INCR); a counter starts from the
+// server's TIME in microseconds, so fences are large numbers (about 1.8e15
+// in 2026), not 1, 2, 3; they fit int64 exactly and stay below 2^53
+// (exact in Lua) until the year 2255. On one server they are strictly
+// increasing per key (counters never expire: one small key per lock
+// name). When the counter is lost with the data (a restart without
+// persistence), it starts again from TIME, so the next fence still
+// exceeds every fence issued before, as long as the server's clock has
+// not gone back by more than the time since those fences were issued and
+// fewer than one fence per microsecond was issued on average. A failover
+// to a replica that missed the last INCRs can issue those fences again:
+// [WithReplicaAck] makes every grant wait until enough replicas have its
+// counter, which narrows that window as it does the lock's. The lock
+// itself can still be granted twice in those events; the fence is what
+// lets the resource tell the later holder. Reading TIME only when the
+// counter is missing keeps an acquire at two commands besides its
+// EVALSHA.
 // On Redis Cluster each key's counter lives with its slot, so this holds
 // per key across the slot's failovers.
 //

@@ -83,7 +83,7 @@ func TestFairDeadWaiter(t *testing.T) {
 	}
 	// A waiter joins the queue once and then dies.
 	dead := NewToken()
-	if g, err := l.nodes[0].acquire(ctx, ks, dead, time.Minute, &l.opts, true); err != nil || g.ok || !g.head {
+	if g, err := l.nodes[0].acquire(ctx, ks, dead, time.Minute, &l.opts, firstWait); err != nil || g.ok || !g.head {
 		t.Fatalf("dead waiter joining: %+v %v", g, err)
 	}
 	if err := h.Release(ctx); err != nil {

@@ -85,11 +85,16 @@ func (l *Lease) Deadline() time.Time {
 // alone). Releasing again does nothing.
 //
 // A release whose reply is lost (a connection cut) is sent again by
-// go-redis and finds the key gone. The server remembers the last released
-// token of a key for a minute, so that retry still reports success; a
-// lease whose key expired is never reported released. On Redis 8.4 and
-// later release goes by DELEX, which keeps no such record: there, such a
-// retry reports ErrLeaseLost although the first attempt released.
+// go-redis and finds the key gone. When the fence counter still holds this
+// lease's fence, nobody was granted the lock since, and the release
+// reports success: so that retry does, and so does a lease whose key
+// expired with nobody taking the lock in between (no other holder
+// overlapped it). ErrLeaseLost means another owner was granted the lock,
+// or the lease was already lost (Done closed) before Release.
+// With WithFairness the server remembers the last released token of a
+// key for a minute instead. On Redis 8.4 and later release goes by
+// DELEX, which keeps no such record: there, such a retry reports
+// ErrLeaseLost although the first attempt released.
 //
 // It waits for a renew of the
 // watchdog in flight to finish, but not past ctx: then it returns an error
@@ -102,6 +107,7 @@ func (l *Lease) Release(ctx context.Context) error {
 		return nil
 	}
 	l.released = true
+	lostBefore := l.err != nil && errors.Is(l.err, ErrLeaseLost)
 	l.finishLocked(ErrReleased)
 	l.mu.Unlock()
 	start := time.Now()
@@ -111,11 +117,13 @@ func (l *Lease) Release(ctx context.Context) error {
 		// The key expires at its ttl.
 		return fmt.Errorf("safelock: release %q: %w (not sent: the watchdog's renew was still waiting for a reply)", l.keys.lock, ctx.Err())
 	}
-	ok, err := l.locker.release(ctx, l.keys, l.token)
+	ok, err := l.locker.release(ctx, l.keys, l.token, l.fence)
 	if err != nil {
 		return l.locker.wrap(ctx, "release", l.keys.lock, start, err)
 	}
-	if !ok {
+	if !ok || lostBefore {
+		// A lease already known lost (its key gone or taken, its safe
+		// deadline passed) stays lost, even when nobody took the lock since.
 		return fmt.Errorf("%w: release %q: the key no longer holds this lease's token", ErrLeaseLost, l.keys.lock)
 	}
 	return nil

@@ -227,7 +227,7 @@ func (l *Locker) TryAcquire(ctx context.Context, key string, ttl time.Duration) 
 	if err != nil {
 		return nil, err
 	}
-	lease, _, err := l.attempt(ctx, ks, NewToken(), ttl, false)
+	lease, _, err := l.attempt(ctx, ks, NewToken(), ttl, tryOnce)
 	return lease, err
 }
 
@@ -249,7 +249,7 @@ func (l *Locker) Acquire(ctx context.Context, key string, ttl time.Duration) (*L
 func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Lease, error) {
 	token := NewToken()
 	start := time.Now()
-	lease, g, err := l.attempt(ctx, ks, token, ttl, true)
+	lease, g, err := l.attempt(ctx, ks, token, ttl, firstWait)
 	if !errors.Is(err, ErrNotAcquired) {
 		return lease, err
 	}
@@ -258,14 +258,14 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 	if w != nil && (w.since.IsZero() || w.since.After(start)) {
 		// The subscription is newer than the attempt: a release in
 		// between was not heard, so look again now.
-		lease, g, err = l.attempt(ctx, ks, token, ttl, true)
+		lease, g, err = l.attempt(ctx, ks, token, ttl, firstWait)
 	}
 	for try := 0; errors.Is(err, ErrNotAcquired); try++ {
 		if err = l.wait(ctx, w, l.pause(g, try, w.heard())); err != nil {
 			err = fmt.Errorf("safelock: acquire %q: %w", ks.lock, err)
 			break
 		}
-		lease, g, err = l.attempt(ctx, ks, token, ttl, true)
+		lease, g, err = l.attempt(ctx, ks, token, ttl, waited)
 	}
 	if err != nil && l.opts.fair {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
@@ -316,10 +316,10 @@ func (l *Locker) wait(ctx context.Context, w *waiter, d time.Duration) error {
 
 // attempt makes one try on every node and returns a lease when the key was
 // taken on all of them (one node) or on a majority (Redlock).
-func (l *Locker) attempt(ctx context.Context, ks keySet, token string, ttl time.Duration, enqueue bool) (*Lease, grant, error) {
+func (l *Locker) attempt(ctx context.Context, ks keySet, token string, ttl time.Duration, mode attemptMode) (*Lease, grant, error) {
 	start := time.Now()
 	if len(l.nodes) == 1 {
-		g, err := l.nodes[0].acquire(ctx, ks, token, ttl, &l.opts, enqueue)
+		g, err := l.nodes[0].acquire(ctx, ks, token, ttl, &l.opts, mode)
 		if err != nil {
 			if ctx.Err() != nil {
 				// The script may have run before ctx ended: don't leave
@@ -333,17 +333,17 @@ func (l *Locker) attempt(ctx context.Context, ks keySet, token string, ttl time.
 		}
 		return l.grantLease(ctx, ks, token, ttl, start, g.fence)
 	}
-	return l.attemptQuorum(ctx, ks, token, ttl, start)
+	return l.attemptQuorum(ctx, ks, token, ttl, start, mode)
 }
 
-func (l *Locker) attemptQuorum(ctx context.Context, ks keySet, token string, ttl time.Duration, start time.Time) (*Lease, grant, error) {
+func (l *Locker) attemptQuorum(ctx context.Context, ks keySet, token string, ttl time.Duration, start time.Time, mode attemptMode) (*Lease, grant, error) {
 	type result struct {
 		g   grant
 		err error
 	}
 	res := make([]result, len(l.nodes))
 	l.each(ctx, func(ctx context.Context, i int, n *node) {
-		res[i].g, res[i].err = n.acquire(ctx, ks, token, ttl, &l.opts, false)
+		res[i].g, res[i].err = n.acquire(ctx, ks, token, ttl, &l.opts, mode)
 	})
 	var (
 		granted []int
@@ -409,7 +409,7 @@ func (l *Locker) grantLease(ctx context.Context, ks keySet, token string, ttl ti
 func (l *Locker) releaseAll(ctx context.Context, ks keySet, token string) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), orphanTimeout)
 	defer cancel()
-	_, _ = l.release(cctx, ks, token)
+	_, _ = l.release(cctx, ks, token, 0)
 }
 
 // each runs fn on every node in parallel, each call bounded by the node
@@ -428,12 +428,14 @@ func (l *Locker) each(ctx context.Context, fn func(ctx context.Context, i int, n
 
 // release and renew report whether the key still held the token: on one
 // node, there; with Redlock, on a majority.
-func (l *Locker) release(ctx context.Context, ks keySet, token string) (bool, error) {
+func (l *Locker) release(ctx context.Context, ks keySet, token string, fence int64) (bool, error) {
 	if len(l.nodes) == 1 {
-		return l.nodes[0].release(ctx, ks, token, l.opts.fair)
+		return l.nodes[0].release(ctx, ks, token, fence, l.opts.fair)
 	}
+	// A Redlock lease's fence is the highest of the nodes' counters, not
+	// each node's own: nodes judge by the token alone.
 	return l.quorum(ctx, func(ctx context.Context, n *node) (bool, error) {
-		return n.release(ctx, ks, token, false)
+		return n.release(ctx, ks, token, 0, false)
 	})
 }
 

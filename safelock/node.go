@@ -36,9 +36,29 @@ type grant struct {
 	head  bool          // fair mode: this waiter is first in the queue
 }
 
-func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Duration, o *options, enqueue bool) (grant, error) {
+// attemptMode says what an acquire attempt is for.
+type attemptMode int
+
+const (
+	tryOnce   attemptMode = iota // TryAcquire
+	firstWait                    // Acquire's first try
+	waited                       // Acquire's tries after waiting
+)
+
+func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Duration, o *options, mode attemptMode) (grant, error) {
+	enqueue := mode != tryOnce
 	s, keys := acquireScript, []string{ks.lock, ks.fence}
 	args := []any{token, ttl.Milliseconds()}
+	if enqueue && !o.fair {
+		// A waiter marks itself, so that a release publishes only when
+		// someone waits; the mark outlives its next retry. Granted after
+		// waiting, it marks for the waiters that may still sleep.
+		keys = append(keys, ks.waiting)
+		args = append(args, (2 * o.backoffMax).Milliseconds())
+		if mode == waited {
+			args = append(args, "1")
+		}
+	}
 	if o.fair {
 		s, keys = fairAcquire, []string{ks.lock, ks.fence, ks.queue, ks.deadlines}
 		join := "0"
@@ -72,7 +92,7 @@ func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Du
 	// second owner. Give it back and fail.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
-	_, rerr := n.release(rctx, ks, token, o.fair)
+	_, rerr := n.release(rctx, ks, token, 0, o.fair)
 	return grant{}, errors.Join(fmt.Errorf("%w: %d of %d replicas acknowledged the lock on %q within %v",
 		ErrReplicaAck, acks, o.replicas, ks.lock, o.replicaTimeout), rerr)
 }
@@ -165,7 +185,10 @@ var scriptSource = map[*redis.Script]string{
 	renewScript:   RenewScript,
 }
 
-func (n *node) release(ctx context.Context, ks keySet, token string, fair bool) (bool, error) {
+// release deletes the lock if it holds token. fence is the lease's fence
+// on this node (0 when unknown): a release that finds the key gone but
+// the counter still at fence reports success (nobody took the lock since).
+func (n *node) release(ctx context.Context, ks keySet, token string, fence int64, fair bool) (bool, error) {
 	if fair {
 		v, err := fairRelease.Run(ctx, n.c, []string{ks.lock, ks.queue, ks.deadlines, ks.released}, token, ks.channel, releasedTTL.Milliseconds()).Int()
 		return v == 1, err
@@ -188,7 +211,11 @@ func (n *node) release(ctx context.Context, ks keySet, token string, fair bool) 
 		}
 		n.delex.Store(unsupported)
 	}
-	v, err := leaseRelease.Run(ctx, n.c, []string{ks.lock, ks.released}, token, ks.channel, releasedTTL.Milliseconds()).Int()
+	args := []any{token, ks.channel}
+	if fence > 0 {
+		args = append(args, fence)
+	}
+	v, err := leaseRelease.Run(ctx, n.c, []string{ks.lock, ks.fence, ks.waiting}, args...).Int()
 	return v == 1, err
 }
 

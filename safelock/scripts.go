@@ -11,23 +11,23 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// nextFenceLua defines nextFence(counter), which issues a fence: one more
-// than the counter, or the server's TIME in microseconds when that is
-// higher, and stores it back in the counter. Fences from one counter are
-// strictly increasing; and when the counter is lost (a restart without
-// persistence, a failover to a replica that missed the last write), the
-// next fence still exceeds every fence issued before, as long as the
-// server's clock has not gone back by more than the time since they were
-// issued. The time is compared as a digit string (length first), so the
-// counter needs no floating-point arithmetic; microseconds stay below 2^53
-// (exact in Lua numbers) until the year 2255.
+// nextFenceLua defines nextFence(counter), which issues a fence: the
+// counter plus one, by INCR. When the counter is missing (its first use,
+// or lost with the server's data in a restart without persistence) INCR
+// gives 1, and the counter starts instead from the server's TIME in
+// microseconds, which is above every fence issued before as long as the
+// server's clock has not gone back and fewer than one fence per
+// microsecond was issued on average. So fences from one counter strictly
+// increase, with one command per acquire; TIME is read only on a restart.
+// A replica promoted in a failover may have missed the last INCRs and
+// issue them again: WithReplicaAck makes each grant wait for replicas,
+// which closes that window. Microseconds stay below 2^53 (exact in Lua
+// numbers) until the year 2255.
 const nextFenceLua = `local function nextFence(counter)
+  local n = redis.call('INCR', counter)
+  if n > 1 then return n end
   local t = redis.call('TIME')
   local now = t[1] .. string.format('%06d', tonumber(t[2]))
-  local c = redis.call('GET', counter)
-  if c and (#c > #now or (#c == #now and c >= now)) then
-    return redis.call('INCR', counter)
-  end
   redis.call('SET', counter, now)
   return tonumber(now)
 end
@@ -36,10 +36,17 @@ end
 // AcquireScript takes the lock and issues its fencing token in one atomic
 // step. KEYS[1] is the lock key, KEYS[2] the fence counter (it must share the
 // lock key's hash slot on Redis Cluster); ARGV[1] is the token, ARGV[2] the
-// ttl in milliseconds. The fence is the counter plus one, or the server's
-// TIME in microseconds when that is higher, and is stored back in the
-// counter: fences are large numbers (about 1.8e15), not 1, 2, 3, and keep
-// rising when the counter is lost with the server's data. It returns
+// ttl in milliseconds. The fence is the counter plus one (see nextFence):
+// counters start from the server's TIME in microseconds, so fences are
+// large numbers (about 1.8e15), not 1, 2, 3, and keep rising when the
+// counter is lost with the server's data. The optional KEYS[3] and ARGV[3]
+// mark a waiter: when the lock is not granted, KEYS[3] is set for the
+// holder's remaining ttl or ARGV[3] ms, whichever is longer, so that a
+// release publishes only when someone waits. A release deletes the mark
+// with the lock; so a waiter that is granted the lock after waiting
+// (ARGV[4] "1") sets the mark again for the waiters that may still sleep,
+// and the release after the last waiter's publishes once to nobody. It
+// returns
 // {1, fence, version} when the token holds the lock (also when a retried
 // call finds its own token) and {0, pttl, version} otherwise; version is
 // the server's redis.REDIS_VERSION_NUM (0 where the server does not say),
@@ -48,13 +55,20 @@ end
 // TIME in a script).
 const AcquireScript = nextFenceLua + `local v = redis.REDIS_VERSION_NUM or 0
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  if ARGV[4] == '1' then redis.call('SET', KEYS[3], '1', 'PX', ARGV[3]) end
   return {1, nextFence(KEYS[2]), v}
 end
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return {1, tonumber(redis.call('GET', KEYS[2]) or '0'), v}
 end
-return {0, redis.call('PTTL', KEYS[1]), v}
+local pttl = redis.call('PTTL', KEYS[1])
+if ARGV[3] then
+  local mark = tonumber(ARGV[3])
+  if pttl > mark then mark = pttl end
+  redis.call('SET', KEYS[3], '1', 'PX', mark)
+end
+return {0, pttl, v}
 `
 
 // ReleaseScript deletes the lock only if it still holds the token. KEYS[1] is
@@ -135,19 +149,20 @@ if head == ARGV[1] then return {0, pttl, v, 1} end
 return {0, pttl, v, 0}
 `
 
-// leaseReleaseScript is ReleaseScript as a Lease runs it: after deleting the
-// key it records the token in KEYS[2] for ARGV[3] ms, and a release that
-// finds the key gone but its own token recorded returns 1. So a release
-// whose first reply was lost and that go-redis sent again reports the
-// release that happened, not a lost lease. A token is recorded only by its
-// own delete, so this never reports a lease released that had expired.
+// leaseReleaseScript is ReleaseScript as a Lease runs it. KEYS[1] is the
+// lock key, KEYS[2] the fence counter, KEYS[3] the waiter mark (see
+// AcquireScript); ARGV[1] is the token, ARGV[2] the channel, the optional
+// ARGV[3] the lease's fence. Deleting the lock and the mark in one DEL
+// tells whether anyone waits, and only then it publishes. When the key no
+// longer holds the token but the counter still holds the lease's fence,
+// nobody was granted the lock since this lease: a release whose first
+// reply was lost and that go-redis sent again, or a lease that expired
+// with nobody taking the lock in between; both are reported released.
 const leaseReleaseScript = `if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('DEL', KEYS[1])
-  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
-  redis.call('PUBLISH', ARGV[2], '')
+  if redis.call('DEL', KEYS[1], KEYS[3]) > 1 then redis.call('PUBLISH', ARGV[2], '') end
   return 1
 end
-if redis.call('GET', KEYS[2]) == ARGV[1] then return 1 end
+if ARGV[3] and redis.call('GET', KEYS[2]) == ARGV[3] then return 1 end
 return 0
 `
 
@@ -214,6 +229,7 @@ const (
 	queueKeyPrefix    = "safelock:queue:"
 	deadlineKeyPrefix = "safelock:queue-deadlines:"
 	releasedKeyPrefix = "safelock:released-token:"
+	waitingKeyPrefix  = "safelock:waiting:"
 	// releasedTTL is how long a release is remembered: longer than go-redis
 	// keeps retrying one call.
 	releasedTTL = time.Minute
@@ -292,7 +308,7 @@ func isNil(c any) bool {
 // keeps it ("{user:1}:lock" gives "safelock:fence:{user:1}:lock"), any other
 // key becomes the tag ("job" gives "safelock:fence:{job}").
 type keySet struct {
-	lock, fence, queue, deadlines, channel, released string
+	lock, fence, queue, deadlines, channel, released, waiting string
 }
 
 func lockKeys(key string) (keySet, error) {
@@ -313,6 +329,7 @@ func lockKeys(key string) (keySet, error) {
 		deadlines: deadlineKeyPrefix + tagged,
 		channel:   channelPrefix + key,
 		released:  releasedKeyPrefix + tagged,
+		waiting:   waitingKeyPrefix + tagged,
 	}, nil
 }
 

@@ -1,0 +1,120 @@
+package safelock
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var cmdstatRE = regexp.MustCompile(`(?m)^cmdstat_([a-z|_-]+):calls=(\d+)`)
+
+// serverCommands returns the commands the server has run since the last
+// CONFIG RESETSTAT, by name, leaving out the INFO and CONFIG calls that
+// measure them.
+func serverCommands(t *testing.T, c *redis.Client) map[string]int {
+	t.Helper()
+	info, err := c.Info(testCtx(t), "commandstats").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, m := range cmdstatRE.FindAllStringSubmatch(info, -1) {
+		name := m[1]
+		if name == "info" || strings.HasPrefix(name, "config") {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		out[name] = n
+	}
+	return out
+}
+
+func total(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// TestUncontendedCommands counts what the server runs for an uncontended
+// TryAcquire and Release: at most 6 commands per cycle (the two EVALSHA,
+// SET NX and the fence's INCR, GET and DEL), no TIME and no PUBLISH when
+// nobody waits. Counted on a real redis-server from INFO commandstats.
+func TestUncontendedCommands(t *testing.T) {
+	l, c := startLocker(t)
+	ctx := testCtx(t)
+	cycle := func() {
+		lease, err := l.TryAcquire(ctx, "uncontended", time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := lease.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cycle() // loads the scripts and starts the fence counter
+	if err := c.ConfigResetStat(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	const cycles = 50
+	for range cycles {
+		cycle()
+	}
+	got := serverCommands(t, c)
+	if per := float64(total(got)) / cycles; per > 6 {
+		t.Errorf("%.1f commands per cycle, want at most 6: %v", per, got)
+	}
+	for _, name := range []string{"time", "publish"} {
+		if got[name] != 0 {
+			t.Errorf("%s ran %d times in %d uncontended cycles, want 0: %v", name, got[name], cycles, got)
+		}
+	}
+	if got["evalsha"] != 2*cycles {
+		t.Errorf("evalsha ran %d times, want %d (one per acquire and release): %v", got["evalsha"], 2*cycles, got)
+	}
+}
+
+// TestReleasePublishesOnlyToWaiters: a waiter marks itself, and a release
+// then publishes (TestUncontendedCommands shows it does not without one).
+func TestReleasePublishesOnlyToWaiters(t *testing.T) {
+	l, c := startLocker(t)
+	ctx := testCtx(t)
+	a, err := l.TryAcquire(ctx, "waited", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan error, 1)
+	go func() {
+		b, err := l.Acquire(ctx, "waited", time.Minute)
+		if err == nil {
+			err = b.Release(ctx)
+		}
+		got <- err
+	}()
+	// The waiter's mark is there once it has tried.
+	deadline := time.Now().Add(20 * time.Second)
+	ks, _ := lockKeys("waited")
+	for c.Exists(ctx, ks.waiting).Val() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the waiter never marked itself")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := c.ConfigResetStat(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-got; err != nil {
+		t.Fatal(err)
+	}
+	if n := serverCommands(t, c)["publish"]; n < 1 {
+		t.Errorf("no PUBLISH for a release with a waiter")
+	}
+}
