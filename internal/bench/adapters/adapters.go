@@ -20,6 +20,7 @@ func All() []bench.Factory {
 	return []bench.Factory{
 		Safelock,
 		SafelockFair,
+		Minimal,
 		Naive,
 		Redsync,
 		Redislock,
