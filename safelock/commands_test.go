@@ -15,7 +15,7 @@ var cmdstatRE = regexp.MustCompile(`(?m)^cmdstat_([a-z|_-]+):calls=(\d+)`)
 // serverCommands returns the commands the server has run since the last
 // CONFIG RESETSTAT, by name, leaving out the INFO and CONFIG calls that
 // measure them.
-func serverCommands(t *testing.T, c *redis.Client) map[string]int {
+func serverCommands(t testing.TB, c *redis.Client) map[string]int {
 	t.Helper()
 	info, err := c.Info(testCtx(t), "commandstats").Result()
 	if err != nil {
