@@ -1,12 +1,14 @@
 package safelock
 
 import (
+	"context"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/locklint/locklint/internal/redistest"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -116,5 +118,61 @@ func TestReleasePublishesOnlyToWaiters(t *testing.T) {
 	}
 	if n := serverCommands(t, c)["publish"]; n < 1 {
 		t.Errorf("no PUBLISH for a release with a waiter")
+	}
+}
+
+// TestWakeOneAcrossLockers: waiters in separate Lockers (separate
+// processes) are woken one per release, the longest waiting first: each
+// sends at most three attempts (its first, one right after subscribing,
+// and the one that wins), however many others wait.
+func TestWakeOneAcrossLockers(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := testCtx(t)
+	h, err := New(srv.Client()).TryAcquire(ctx, "many", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 5
+	a := &attempts{n: map[int]int{}}
+	order := make(chan int, n)
+	errc := make(chan error, n)
+	for i := 0; i < n; i++ {
+		c := srv.Client()
+		c.AddHook(a)
+		l := New(c, WithBackoff(time.Hour, time.Hour))
+		t.Cleanup(func() { _ = l.Close() })
+		go func() {
+			wctx := context.WithValue(ctx, waiterID{}, i)
+			lease, err := l.Acquire(wctx, "many", time.Minute)
+			if err == nil {
+				order <- i
+				err = lease.Release(ctx)
+			}
+			errc <- err
+		}()
+		waitWaiters(t, l, "safelock:released:many", 1)
+		// Registered in Redis too (arrival order is the server's).
+		ks, _ := lockKeys("many")
+		for srv.Client().ZCard(ctx, ks.waiters).Val() < int64(i+1) {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	if err := h.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+		if got := <-order; got != i {
+			t.Errorf("grant %d went to waiter %d, want the longest waiting", i, got)
+		}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i := 0; i < n; i++ {
+		if a.n[i] > 3 {
+			t.Errorf("waiter %d sent %d acquire attempts, want at most 3", i, a.n[i])
+		}
 	}
 }

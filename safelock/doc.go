@@ -31,9 +31,10 @@
 // {hash tag}, under that tag), in the key's hash slot, so the script runs on
 // Redis Cluster. [Locker.Acquire] waits: a waiter marks the key as waited
 // for, a release that finds the mark PUBLISHes on a channel named after
-// the key, and waiters retry at once (an uncontended release publishes
-// nothing: a cycle of TryAcquire and Release runs six commands on the
-// server, the two EVALSHA, SET NX, the fence's INCR, GET and DEL); between wake-ups
+// the key, and the waiter it names retries at once (an uncontended release
+// publishes nothing: a cycle of TryAcquire and Release runs six commands
+// on the server, the two EVALSHA, SET NX, the fence's INCR, GET and DEL);
+// between wake-ups
 // they back off exponentially with full jitter, capped, and never sleep past
 // the holder's remaining ttl. [Locker.Do] acquires, runs a function with a
 // context that ends when the lease is lost, renews meanwhile, and releases.
@@ -104,9 +105,13 @@
 // # Fairness
 //
 // Without options, a lock is not fair: the client that just released often
-// takes it again, and a release wakes one waiter in every Locker that has
-// waiters on the key (in each, the longest waiting), so separate processes
-// still race for it. With
+// takes it again. Waiters register in a sorted set in the key's slot by
+// their first arrival, and a release wakes only the longest waiting one,
+// whatever process it is in (it publishes that waiter's token), so a
+// release costs one retry, not one per waiting process; a waiter that
+// gives up leaves the set, and one that died drops out with the set's ttl
+// (its wake-up is then lost, and the others find the lock by their
+// backoff, at most the Locker's backoff cap later). With
 // [WithFairness], Acquire joins a FIFO queue in Redis (two sorted sets in
 // the key's slot, keyed by arrival time and by expiry), the lock passes only
 // to the head of the queue, and a release wakes only that waiter. A lock

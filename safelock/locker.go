@@ -253,7 +253,7 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 	if !errors.Is(err, ErrNotAcquired) {
 		return lease, err
 	}
-	w := l.notify.subscribe(ctx, ks.channel, token, l.opts.fair)
+	w := l.notify.subscribe(ctx, ks.channel, token)
 	defer l.notify.unsubscribe(w)
 	if w != nil && (w.since.IsZero() || w.since.After(start)) {
 		// The subscription is newer than the attempt: a release in
@@ -267,10 +267,14 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 		}
 		lease, g, err = l.attempt(ctx, ks, token, ttl, waited)
 	}
-	if err != nil && l.opts.fair {
+	if err != nil {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
-		_ = l.nodes[0].leaveQueue(cctx, ks, token) // else it leaves after the waiter ttl
+		if l.opts.fair {
+			_ = l.nodes[0].leaveQueue(cctx, ks, token) // else it leaves after the waiter ttl
+		} else {
+			l.each(cctx, func(ctx context.Context, _ int, n *node) { _ = n.leaveWaiters(ctx, ks, token) })
+		}
 	}
 	if err != nil && ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
 		// Not acquired, and ctx ended meanwhile.

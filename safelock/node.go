@@ -50,10 +50,10 @@ func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Du
 	s, keys := acquireScript, []string{ks.lock, ks.fence}
 	args := []any{token, ttl.Milliseconds()}
 	if enqueue && !o.fair {
-		// A waiter marks itself, so that a release publishes only when
-		// someone waits; the mark outlives its next retry. Granted after
-		// waiting, it marks for the waiters that may still sleep.
-		keys = append(keys, ks.waiting)
+		// A waiter registers itself, so that a release publishes only
+		// when someone waits, and wakes one waiter; the registration
+		// outlives its next retry. Granted after waiting, it leaves.
+		keys = append(keys, ks.waiting, ks.waiters)
 		args = append(args, (2 * o.backoffMax).Milliseconds())
 		if mode == waited {
 			args = append(args, "1")
@@ -215,7 +215,7 @@ func (n *node) release(ctx context.Context, ks keySet, token string, fence int64
 	if fence > 0 {
 		args = append(args, fence)
 	}
-	v, err := leaseRelease.Run(ctx, n.c, []string{ks.lock, ks.fence, ks.waiting}, args...).Int()
+	v, err := leaseRelease.Run(ctx, n.c, []string{ks.lock, ks.fence, ks.waiting, ks.waiters}, args...).Int()
 	return v == 1, err
 }
 
@@ -278,4 +278,10 @@ func isUnsupported(err error) bool {
 	}
 	msg := strings.ToLower(re.Error())
 	return strings.Contains(msg, "unknown command") || strings.Contains(msg, "syntax error")
+}
+
+// leaveWaiters removes a waiter that gave up from the waiting set, so
+// that no release wakes it in place of another.
+func (n *node) leaveWaiters(ctx context.Context, ks keySet, token string) error {
+	return n.c.ZRem(ctx, ks.waiters, token).Err()
 }

@@ -49,7 +49,7 @@ func newNotifier(c redis.UniversalClient) *notifier {
 // subscribe registers a waiter on the channel and waits (briefly) until the
 // subscription is active. It returns nil when pub/sub is unavailable; the
 // caller then polls.
-func (n *notifier) subscribe(ctx context.Context, name, token string, fair bool) *waiter {
+func (n *notifier) subscribe(ctx context.Context, name, token string) *waiter {
 	if n == nil {
 		return nil
 	}
@@ -76,10 +76,9 @@ func (n *notifier) subscribe(ctx context.Context, name, token string, fair bool)
 		n.channels[name] = ch
 	}
 	n.seq++
-	w := &waiter{name: name, seq: n.seq, wake: make(chan struct{}, 1)}
-	if fair {
-		w.token = token
-	}
+	// Releases publish the token of the one waiter they wake (an empty
+	// message wakes the longest waiter of each Locker).
+	w := &waiter{name: name, seq: n.seq, wake: make(chan struct{}, 1), token: token}
 	ch.waiters[w] = struct{}{}
 	confirmed := ch.confirmed
 	n.mu.Unlock()

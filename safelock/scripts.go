@@ -39,14 +39,14 @@ end
 // ttl in milliseconds. The fence is the counter plus one (see nextFence):
 // counters start from the server's TIME in microseconds, so fences are
 // large numbers (about 1.8e15), not 1, 2, 3, and keep rising when the
-// counter is lost with the server's data. The optional KEYS[3] and ARGV[3]
-// mark a waiter: when the lock is not granted, KEYS[3] is set for the
-// holder's remaining ttl or ARGV[3] ms, whichever is longer, so that a
-// release publishes only when someone waits. A release deletes the mark
-// with the lock; so a waiter that is granted the lock after waiting
-// (ARGV[4] "1") sets the mark again for the waiters that may still sleep,
-// and the release after the last waiter's publishes once to nobody. It
-// returns
+// counter is lost with the server's data. The optional KEYS[3], KEYS[4]
+// and ARGV[3] register a waiter: when the lock is not granted, the token
+// joins the sorted set KEYS[4] by its first arrival (server TIME) and
+// KEYS[3] marks the key as waited for, both for
+// the holder's remaining ttl or ARGV[3] ms, whichever is longer, so that a
+// release publishes only when someone waits, and then the token of one
+// waiter, the longest waiting, who alone retries. A waiter granted the
+// lock (ARGV[4] "1") leaves the set. It returns
 // {1, fence, version} when the token holds the lock (also when a retried
 // call finds its own token) and {0, pttl, version} otherwise; version is
 // the server's redis.REDIS_VERSION_NUM (0 where the server does not say),
@@ -55,7 +55,7 @@ end
 // TIME in a script).
 const AcquireScript = nextFenceLua + `local v = redis.REDIS_VERSION_NUM or 0
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  if ARGV[4] == '1' then redis.call('SET', KEYS[3], '1', 'PX', ARGV[3]) end
+  if ARGV[4] == '1' then redis.call('ZREM', KEYS[4], ARGV[1]) end
   return {1, nextFence(KEYS[2]), v}
 end
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -67,6 +67,9 @@ if ARGV[3] then
   local mark = tonumber(ARGV[3])
   if pttl > mark then mark = pttl end
   redis.call('SET', KEYS[3], '1', 'PX', mark)
+  local t = redis.call('TIME')
+  redis.call('ZADD', KEYS[4], 'NX', tonumber(t[1]) * 1000000 + tonumber(t[2]), ARGV[1])
+  redis.call('PEXPIRE', KEYS[4], mark)
 end
 return {0, pttl, v}
 `
@@ -150,16 +153,22 @@ return {0, pttl, v, 0}
 `
 
 // leaseReleaseScript is ReleaseScript as a Lease runs it. KEYS[1] is the
-// lock key, KEYS[2] the fence counter, KEYS[3] the waiter mark (see
-// AcquireScript); ARGV[1] is the token, ARGV[2] the channel, the optional
-// ARGV[3] the lease's fence. Deleting the lock and the mark in one DEL
-// tells whether anyone waits, and only then it publishes. When the key no
+// lock key, KEYS[2] the fence counter, KEYS[3] the waiter mark and KEYS[4]
+// the set of waiting tokens (see AcquireScript); ARGV[1] is the token,
+// ARGV[2] the channel, the optional ARGV[3] the lease's fence. Deleting
+// the lock and the mark in one DEL tells whether anyone waits; only then
+// it takes the longest waiting token from the set and publishes it, so
+// one waiter retries, and marks the key again while others wait. When the key no
 // longer holds the token but the counter still holds the lease's fence,
 // nobody was granted the lock since this lease: a release whose first
 // reply was lost and that go-redis sent again, or a lease that expired
 // with nobody taking the lock in between; both are reported released.
 const leaseReleaseScript = `if redis.call('GET', KEYS[1]) == ARGV[1] then
-  if redis.call('DEL', KEYS[1], KEYS[3]) > 1 then redis.call('PUBLISH', ARGV[2], '') end
+  if redis.call('DEL', KEYS[1], KEYS[3]) > 1 then
+    redis.call('PUBLISH', ARGV[2], redis.call('ZPOPMIN', KEYS[4])[1] or '')
+    local left = redis.call('PTTL', KEYS[4])
+    if left > 0 then redis.call('SET', KEYS[3], '1', 'PX', left) end
+  end
   return 1
 end
 if ARGV[3] and redis.call('GET', KEYS[2]) == ARGV[3] then return 1 end
@@ -230,6 +239,7 @@ const (
 	deadlineKeyPrefix = "safelock:queue-deadlines:"
 	releasedKeyPrefix = "safelock:released-token:"
 	waitingKeyPrefix  = "safelock:waiting:"
+	waitersKeyPrefix  = "safelock:waiters:"
 	// releasedTTL is how long a release is remembered: longer than go-redis
 	// keeps retrying one call.
 	releasedTTL = time.Minute
@@ -308,7 +318,7 @@ func isNil(c any) bool {
 // keeps it ("{user:1}:lock" gives "safelock:fence:{user:1}:lock"), any other
 // key becomes the tag ("job" gives "safelock:fence:{job}").
 type keySet struct {
-	lock, fence, queue, deadlines, channel, released, waiting string
+	lock, fence, queue, deadlines, channel, released, waiting, waiters string
 }
 
 func lockKeys(key string) (keySet, error) {
@@ -330,6 +340,7 @@ func lockKeys(key string) (keySet, error) {
 		channel:   channelPrefix + key,
 		released:  releasedKeyPrefix + tagged,
 		waiting:   waitingKeyPrefix + tagged,
+		waiters:   waitersKeyPrefix + tagged,
 	}, nil
 }
 
