@@ -38,6 +38,9 @@ const useFence = "acquire with safelock.Locker.TryAcquire and check Lease.Fence(
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[section.Analyzer].(*section.Result)
 	helpers := pass.ResultOf[stores.Analyzer].(*stores.Result)
+	if len(res.Sections) == 0 {
+		return nil, nil
+	}
 	done := map[string]bool{} // writes already judged (overlapping sections)
 	rh := newRedisHelpers(pass, res)
 	rh.guardsStore = storeLocks(pass, res, helpers)
