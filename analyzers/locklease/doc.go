@@ -50,7 +50,8 @@
 //     Timer's own Stop), panics or exits; nor when
 //     the outcome is returned, sent or handed to another function.
 //   - a renewal wrapper that answers success when the renewal failed: a
-//     function returning an error whose renewal (the same renewals as
+//     function named as a renewal (Refresh, Extend, Renew, KeepAlive,
+//     Heartbeat) returning an error, whose renewal (the same renewals as
 //     above, outside a keep-alive loop) has an error branch that reaches
 //     "return nil" — every error but ErrLockNotHeld swallowed, or a log
 //     and fall through. Reported at the renewal, the nil return as

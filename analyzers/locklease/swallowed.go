@@ -14,8 +14,9 @@ import (
 )
 
 // swallowedRenewals reports renewal wrappers that answer success when the
-// renewal failed: a function returning an error whose renewal's error
-// branch can reach "return nil" (every error but ErrLockNotHeld
+// renewal failed: a function named as a renewal (Refresh, Extend, Renew,
+// KeepAlive, Heartbeat) returning an error, whose renewal's error branch
+// can reach "return nil" (every error but ErrLockNotHeld
 // swallowed, or a log and fall through). Its caller — a session, a
 // leader loop — takes the failed renewal for a kept lease and goes on as
 // the owner after the lock may have expired.
@@ -35,7 +36,7 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 		}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil || !returnsError(info, fd) {
+			if !ok || fd.Body == nil || !returnsError(info, fd) || !renewalNamed(fd) {
 				continue
 			}
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -110,6 +111,19 @@ func releases(op *lifecycle.Op) bool {
 	if fd := op.In.Decl; fd != nil {
 		name := strings.ToLower(fd.Name.Name)
 		return strings.Contains(name, "unlock") || strings.Contains(name, "release")
+	}
+	return false
+}
+
+// renewalNamed reports whether fd is named as a renewal: its caller reads
+// its error as the renewal's outcome (a benchmark or a loop that renews
+// among other work answers for other things).
+func renewalNamed(fd *ast.FuncDecl) bool {
+	name := strings.ToLower(fd.Name.Name)
+	for _, w := range []string{"renew", "refresh", "extend", "keepalive", "heartbeat", "touch"} {
+		if strings.Contains(name, w) {
+			return true
+		}
 	}
 	return false
 }
