@@ -42,6 +42,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -343,6 +344,19 @@ func (b *builder) inDefer(n ast.Node, fn ast.Node) bool {
 	return false
 }
 
+// acquireNamed reports whether op is an acquire sent here or through a
+// helper named as one (TryLock, Acquire, Obtain): a lock with no release
+// in sight opens a section only then, not when a deep helper (a
+// constructor, a registration) is summarised as acquiring.
+func acquireNamed(op *lifecycle.Op) bool {
+	if op.Via == nil {
+		return true
+	}
+	name := strings.ToLower(op.Via.Name())
+	return strings.Contains(name, "lock") && !strings.Contains(name, "unlock") ||
+		strings.Contains(name, "acquire") || strings.Contains(name, "obtain")
+}
+
 // rawSections opens a section at every direct or summarised NX acquire of
 // a lock that is released somewhere or named as a lock (else it is a
 // marker, not a lock; a lock whose release deletes the wrong key is
@@ -351,7 +365,7 @@ func (b *builder) rawSections() {
 	for _, fd := range b.decls {
 		for _, op := range b.lc.Funcs[fd] {
 			l := op.Lock()
-			if op.Kind != lifecycle.Acquire || l == nil || !l.Has(lifecycle.Delete) && !l.LockNamed() || op.In.InDefer || !l.IsLock(b.pass) {
+			if op.Kind != lifecycle.Acquire || l == nil || !l.Has(lifecycle.Delete) && !(l.LockNamed() && acquireNamed(op)) || op.In.InDefer || !l.IsLock(b.pass) {
 				continue
 			}
 			if op.NoTTL && !l.Has(lifecycle.Expire) && !l.Has(lifecycle.Unknown) {
