@@ -248,3 +248,16 @@ func (d *stockDAO) reload(ctx context.Context, id, token string) error {
 func (d *stockDAO) seedStock(ctx context.Context, id string) error {
 	return rdb.Set(ctx, "stock:"+id, 100, 0).Err() // want `Redis SET under lock "lock:stock:init:" \+ id \(SET NX\) carries no fencing token`
 }
+
+// Near miss: a constructor whose summary says it acquires (a lock with no
+// release in sight) is no acquire to its caller.
+func openStore(ctx context.Context) *redis.Client {
+	rdb.SetNX(ctx, "lock:store:init", "1", time.Minute)
+	return rdb
+}
+
+func startService(ctx context.Context, path string) error {
+	c := openStore(ctx)
+	_ = c
+	return os.WriteFile(path, []byte("started"), 0o600)
+}
