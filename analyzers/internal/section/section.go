@@ -365,8 +365,11 @@ func (b *builder) rawSections() {
 	for _, fd := range b.decls {
 		for _, op := range b.lc.Funcs[fd] {
 			l := op.Lock()
-			if op.Kind != lifecycle.Acquire || l == nil || !l.Has(lifecycle.Delete) && !(l.LockNamed() && acquireNamed(op)) || op.In.InDefer || !l.IsLock(b.pass) {
+			if op.Kind != lifecycle.Acquire || l == nil || op.In.InDefer || !l.IsLock(b.pass) {
 				continue
+			}
+			if !l.Has(lifecycle.Delete) && (!l.LockNamed() || !acquireNamed(op)) {
+				continue // a marker, or a lock whose acquire is not in sight here
 			}
 			if op.NoTTL && !l.Has(lifecycle.Expire) && !l.Has(lifecycle.Unknown) {
 				// A lock that never expires cannot pass to another holder
