@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -173,6 +174,99 @@ func TestWakeOneAcrossLockers(t *testing.T) {
 	for i := 0; i < n; i++ {
 		if a.n[i] > 3 {
 			t.Errorf("waiter %d sent %d acquire attempts, want at most 3", i, a.n[i])
+		}
+	}
+}
+
+// fairAttempts counts fair acquire attempts per waiter (waiterID in ctx).
+type fairAttempts struct {
+	mu sync.Mutex
+	n  map[int]int
+}
+
+func (a *fairAttempts) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (a *fairAttempts) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if args := cmd.Args(); len(args) > 1 && (args[1] == fairAcquire.Hash() || args[1] == fairAcquireScript) {
+			if id, ok := ctx.Value(waiterID{}).(int); ok {
+				a.mu.Lock()
+				a.n[id]++
+				a.mu.Unlock()
+			}
+		}
+		return next(ctx, cmd)
+	}
+}
+
+func (a *fairAttempts) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+// TestFairHeadWaitsForRelease: a fair waiter told it became the head while
+// the lock is still held ("token pttl") does not try and fail; it tries
+// once the holder releases. Each of several waiters in separate Lockers,
+// served in order, sends at most three attempts (its first, one right
+// after subscribing, and the one that wins).
+func TestFairHeadWaitsForRelease(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := testCtx(t)
+	h, err := New(srv.Client(), WithFairness()).TryAcquire(ctx, "fairq", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 4
+	a := &fairAttempts{n: map[int]int{}}
+	order := make(chan int, n)
+	errc := make(chan error, n)
+	hold := make(chan struct{})
+	ks, _ := lockKeys("fairq")
+	for i := 0; i < n; i++ {
+		c := srv.Client()
+		c.AddHook(a)
+		l := New(c, WithFairness(), WithBackoff(time.Hour, time.Hour))
+		t.Cleanup(func() { _ = l.Close() })
+		go func() {
+			wctx := context.WithValue(ctx, waiterID{}, i)
+			lease, err := l.Acquire(wctx, "fairq", time.Minute)
+			if err == nil {
+				order <- i
+				<-hold // hold long enough for the next head to be told while held
+				err = lease.Release(ctx)
+			}
+			errc <- err
+		}()
+		for srv.Client().ZCard(ctx, ks.queue).Val() < int64(i+1) {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	if err := h.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		if got := <-order; got != i {
+			t.Errorf("grant %d went to waiter %d, want the longest waiting", i, got)
+		}
+		time.Sleep(20 * time.Millisecond) // the next head hears it is first while this one holds
+		hold <- struct{}{}
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i := 0; i < n; i++ {
+		if a.n[i] > 3 {
+			t.Errorf("waiter %d sent %d fair acquire attempts, want at most 3", i, a.n[i])
+		}
+	}
+}
+
+func TestHeldNotice(t *testing.T) {
+	for msg, want := range map[string]time.Duration{"tok 1500": 1500 * time.Millisecond, "tok": 0, "": 0, "tok x": 0, "tok -5": 0} {
+		got, ok := heldNotice(msg)
+		if got != want || ok != (want > 0) {
+			t.Errorf("heldNotice(%q) = %v %v, want %v", msg, got, ok, want)
 		}
 	}
 }

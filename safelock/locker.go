@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -261,9 +263,16 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 		lease, g, err = l.attempt(ctx, ks, token, ttl, firstWait)
 	}
 	for try := 0; errors.Is(err, ErrNotAcquired); try++ {
-		if err = l.wait(ctx, w, l.pause(g, try, w.heard())); err != nil {
-			err = fmt.Errorf("safelock: acquire %q: %w", ks.lock, err)
+		msg, werr := l.wait(ctx, w, l.pause(g, try, w.heard()))
+		if werr != nil {
+			err = fmt.Errorf("safelock: acquire %q: %w", ks.lock, werr)
 			break
+		}
+		if pttl, ok := heldNotice(msg); ok && l.opts.fair {
+			// Now first in line, but the lock is held: an attempt would
+			// fail; wait for the release, or the holder's expiry.
+			g = grant{pttl: pttl, head: true}
+			continue
 		}
 		lease, g, err = l.attempt(ctx, ks, token, ttl, waited)
 	}
@@ -302,20 +311,37 @@ func (l *Locker) pause(g grant, try int, heard bool) time.Duration {
 	return d
 }
 
-func (l *Locker) wait(ctx context.Context, w *waiter, d time.Duration) error {
+// wait sleeps d, or until a release message wakes w (then it returns the
+// message), or until ctx ends.
+func (l *Locker) wait(ctx context.Context, w *waiter, d time.Duration) (string, error) {
 	t := time.NewTimer(d)
 	defer t.Stop()
-	var wake <-chan struct{}
+	var wake <-chan string
 	if w != nil {
 		wake = w.wake
 	}
 	select {
 	case <-ctx.Done():
-		return ctx.Err()
+		return "", ctx.Err()
 	case <-t.C:
-	case <-wake:
+	case msg := <-wake:
+		return msg, nil
 	}
-	return nil
+	return "", nil
+}
+
+// heldNotice parses "token pttl", the message that tells a fair waiter it
+// became the head while the lock is still held for pttl ms.
+func heldNotice(msg string) (time.Duration, bool) {
+	_, ms, ok := strings.Cut(msg, " ")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(ms, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	return time.Duration(n) * time.Millisecond, true
 }
 
 // attempt makes one try on every node and returns a lease when the key was

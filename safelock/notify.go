@@ -3,6 +3,7 @@ package safelock
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,10 +37,10 @@ type channel struct {
 
 type waiter struct {
 	name  string
-	token string // fair waiters wake only for their own token
-	seq   uint64 // order of arrival, for waking the longest waiter first
-	wake  chan struct{}
-	since time.Time // when the subscription became active (zero: not known to be)
+	token string      // a message naming a token wakes only its waiter
+	seq   uint64      // order of arrival, for waking the longest waiter first
+	wake  chan string // the release message that woke it
+	since time.Time   // when the subscription became active (zero: not known to be)
 }
 
 func newNotifier(c redis.UniversalClient) *notifier {
@@ -78,7 +79,7 @@ func (n *notifier) subscribe(ctx context.Context, name, token string) *waiter {
 	n.seq++
 	// Releases publish the token of the one waiter they wake (an empty
 	// message wakes the longest waiter of each Locker).
-	w := &waiter{name: name, seq: n.seq, wake: make(chan struct{}, 1), token: token}
+	w := &waiter{name: name, seq: n.seq, wake: make(chan string, 1), token: token}
 	ch.waiters[w] = struct{}{}
 	confirmed := ch.confirmed
 	n.mu.Unlock()
@@ -170,8 +171,9 @@ func (n *notifier) read(ps *redis.PubSub, done chan struct{}) {
 // it on.
 func (ch *channel) wakeOne(payload string) {
 	var pick *waiter
+	token, _, _ := strings.Cut(payload, " ") // "token pttl": a fair head told while the lock is held
 	for w := range ch.waiters {
-		if payload != "" && w.token == payload {
+		if token != "" && w.token == token {
 			pick = w
 			break
 		}
@@ -181,7 +183,7 @@ func (ch *channel) wakeOne(payload string) {
 	}
 	if pick != nil {
 		select {
-		case pick.wake <- struct{}{}:
+		case pick.wake <- payload:
 		default:
 		}
 	}

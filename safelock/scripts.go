@@ -109,7 +109,9 @@ return 0
 // the script publishes the head's token on the channel whenever the head
 // changed under it (the head took the lock, dead waiters were dropped), and
 // when it finds the lock free but the head someone else (a head that has
-// not yet heard); the head then paces itself by the holder's pttl.
+// not yet heard). While a holder has the lock the message is "token pttl":
+// the head then paces itself by the holder's pttl without an attempt that
+// would fail; a plain token means the lock is free to try.
 const fairAcquireScript = nextFenceLua + `local v = redis.REDIS_VERSION_NUM or 0
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -118,16 +120,17 @@ local gone = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now)
 for i = 1, #gone do redis.call('ZREM', KEYS[3], gone[i]) end
 if #gone > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now) end
 local holder = redis.call('GET', KEYS[1])
-local function tellHead()
+local function tellHead(pttl)
   local h = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
   if h and h ~= ARGV[1] and ARGV[5] and (h ~= first or not holder) then
+    if holder and pttl then h = h .. ' ' .. pttl end
     redis.call('PUBLISH', ARGV[5], h)
   end
   return h
 end
 if holder == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  tellHead()
+  tellHead(ARGV[2])
   return {1, tonumber(redis.call('GET', KEYS[2]) or '0'), v, 0}
 end
 local head = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
@@ -136,7 +139,7 @@ if not holder and (head == nil or head == ARGV[1]) then
   redis.call('ZREM', KEYS[3], ARGV[1])
   redis.call('ZREM', KEYS[4], ARGV[1])
   holder = ARGV[1]
-  tellHead()
+  tellHead(ARGV[2])
   return {1, nextFence(KEYS[2]), v, 0}
 end
 if ARGV[4] == '1' then
@@ -145,9 +148,9 @@ if ARGV[4] == '1' then
   redis.call('PEXPIRE', KEYS[3], ARGV[3])
   redis.call('PEXPIRE', KEYS[4], ARGV[3])
 end
-head = tellHead()
 local pttl = 0
 if holder then pttl = redis.call('PTTL', KEYS[1]) end
+head = tellHead(pttl)
 if head == ARGV[1] then return {0, pttl, v, 1} end
 return {0, pttl, v, 0}
 `
