@@ -2,6 +2,7 @@ package safelock
 
 import (
 	"context"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -178,7 +179,7 @@ func TestWakeOneAcrossLockers(t *testing.T) {
 	}
 }
 
-// fairAttempts counts fair acquire attempts per waiter (waiterID in ctx).
+// fairAttempts counts the commands each waiter (waiterID in ctx) sends.
 type fairAttempts struct {
 	mu sync.Mutex
 	n  map[int]int
@@ -188,12 +189,11 @@ func (a *fairAttempts) DialHook(next redis.DialHook) redis.DialHook { return nex
 
 func (a *fairAttempts) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		if args := cmd.Args(); len(args) > 1 && (args[1] == fairAcquire.Hash() || args[1] == fairAcquireScript) {
-			if id, ok := ctx.Value(waiterID{}).(int); ok {
-				a.mu.Lock()
-				a.n[id]++
-				a.mu.Unlock()
-			}
+		// Connection setup (HELLO, CLIENT SETINFO) is not the lock's.
+		if id, ok := ctx.Value(waiterID{}).(int); ok && cmd.Name() != "hello" && cmd.Name() != "client" {
+			a.mu.Lock()
+			a.n[id]++
+			a.mu.Unlock()
 		}
 		return next(ctx, cmd)
 	}
@@ -203,12 +203,14 @@ func (a *fairAttempts) ProcessPipelineHook(next redis.ProcessPipelineHook) redis
 	return next
 }
 
-// TestFairHeadWaitsForRelease: a fair waiter told it became the head while
-// the lock is still held ("token pttl") does not try and fail; it tries
-// once the holder releases. Each of several waiters in separate Lockers,
-// served in order, sends at most three attempts (its first, one right
-// after subscribing, and the one that wins).
-func TestFairHeadWaitsForRelease(t *testing.T) {
+// TestFairHandoff: a fair release hands the lock to the head of the
+// queue, with the head's own ttl and a new fence, and tells it so; the
+// head sends no command between the release and its grant. Each of
+// several waiters in separate Lockers, served in order, sends two
+// commands in all: its first attempt, and one right after subscribing
+// that tells the queue where it listens. The next head is told while the
+// lock is still held and waits for the handoff instead of trying.
+func TestFairHandoff(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := testCtx(t)
 	h, err := New(srv.Client(), WithFairness()).TryAcquire(ctx, "fairq", time.Hour)
@@ -217,7 +219,11 @@ func TestFairHeadWaitsForRelease(t *testing.T) {
 	}
 	const n = 4
 	a := &fairAttempts{n: map[int]int{}}
-	order := make(chan int, n)
+	type granted struct {
+		i     int
+		lease *Lease
+	}
+	order := make(chan granted, n)
 	errc := make(chan error, n)
 	hold := make(chan struct{})
 	ks, _ := lockKeys("fairq")
@@ -228,25 +234,39 @@ func TestFairHeadWaitsForRelease(t *testing.T) {
 		t.Cleanup(func() { _ = l.Close() })
 		go func() {
 			wctx := context.WithValue(ctx, waiterID{}, i)
-			lease, err := l.Acquire(wctx, "fairq", time.Minute)
+			lease, err := l.Acquire(wctx, "fairq", time.Duration(i+1)*time.Minute)
 			if err == nil {
-				order <- i
+				order <- granted{i, lease}
 				<-hold // hold long enough for the next head to be told while held
 				err = lease.Release(ctx)
 			}
 			errc <- err
 		}()
-		for srv.Client().ZCard(ctx, ks.queue).Val() < int64(i+1) {
-			time.Sleep(time.Millisecond)
-		}
+		waitListening(t, srv.Client(), ks, i+1)
 	}
+	a.mu.Lock()
+	sent := maps.Clone(a.n)
+	a.mu.Unlock()
 	if err := h.Release(ctx); err != nil {
 		t.Fatal(err)
 	}
+	fence := h.Fence()
 	for i := 0; i < n; i++ {
-		if got := <-order; got != i {
-			t.Errorf("grant %d went to waiter %d, want the longest waiting", i, got)
+		g := <-order
+		if g.i != i {
+			t.Errorf("grant %d went to waiter %d, want the longest waiting", i, g.i)
 		}
+		ttl := time.Duration(g.i+1) * time.Minute
+		if pttl := srv.Client().PTTL(ctx, "fairq").Val(); pttl <= ttl-time.Minute/2 || pttl > ttl {
+			t.Errorf("waiter %d holds the key for %v, want its own ttl %v", g.i, pttl, ttl)
+		}
+		if left := time.Until(g.lease.Deadline()); left <= ttl-time.Minute/2 || left > ttl {
+			t.Errorf("waiter %d's lease is safe for %v, want about its ttl %v", g.i, left, ttl)
+		}
+		if g.lease.Fence() <= fence {
+			t.Errorf("grant %d fence %d, not above the previous %d", i, g.lease.Fence(), fence)
+		}
+		fence = g.lease.Fence()
 		time.Sleep(20 * time.Millisecond) // the next head hears it is first while this one holds
 		hold <- struct{}{}
 		if err := <-errc; err != nil {
@@ -256,17 +276,31 @@ func TestFairHeadWaitsForRelease(t *testing.T) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for i := 0; i < n; i++ {
-		if a.n[i] > 3 {
-			t.Errorf("waiter %d sent %d fair acquire attempts, want at most 3", i, a.n[i])
+		if a.n[i] != sent[i] {
+			t.Errorf("waiter %d sent %d commands between the release and its grant, want none", i, a.n[i]-sent[i])
+		}
+		if a.n[i] > 2 {
+			t.Errorf("waiter %d sent %d commands, want at most 2", i, a.n[i])
 		}
 	}
 }
 
-func TestHeldNotice(t *testing.T) {
-	for msg, want := range map[string]time.Duration{"tok 1500": 1500 * time.Millisecond, "tok": 0, "": 0, "tok x": 0, "tok -5": 0} {
-		got, ok := heldNotice(msg)
-		if got != want || ok != (want > 0) {
-			t.Errorf("heldNotice(%q) = %v %v, want %v", msg, got, ok, want)
+func TestParseNotice(t *testing.T) {
+	for msg, want := range map[string]notice{
+		"tok~1500":     {pttl: 1500 * time.Millisecond},
+		"tok=42":       {fence: 42},
+		"tok=42,300":   {fence: 42, px: 300 * time.Millisecond},
+		"tok":          {},
+		"":             {},
+		"tok~x":        {},
+		"tok~-5":       {},
+		"tok=0":        {},
+		"tok=42,":      {},
+		"tok=42,x":     {},
+		"tok~1500,300": {},
+	} {
+		if got := parseNotice(msg); got != want {
+			t.Errorf("parseNotice(%q) = %+v, want %+v", msg, got, want)
 		}
 	}
 }

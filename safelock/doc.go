@@ -112,15 +112,33 @@
 // gives up leaves the set, and one that died drops out with the set's ttl
 // (its wake-up is then lost, and the others find the lock by their
 // backoff, at most the Locker's backoff cap later). With
-// [WithFairness], Acquire joins a FIFO queue in Redis (two sorted sets in
-// the key's slot, keyed by arrival time and by expiry), the lock passes only
-// to the head of the queue, and a release wakes only that waiter. A lock
-// that expires is freed without a release; the head, told by the queue
-// scripts when it becomes the head, sleeps no longer than the holder's
-// remaining ttl, so the lock still passes on soon after the expiry. A waiter
-// that stops refreshing its place (its process died) drops out after about
-// two seconds; one whose context ends leaves at once. TryAcquire never joins
-// the queue and fails while anyone is queued. All clients of a key must use
+// [WithFairness], Acquire joins a FIFO queue in Redis (a sorted set by
+// arrival and a hash of each waiter's place, in the key's slot), and the
+// release hands the lock directly to the head of the queue: the release
+// script sets the key to the head's token with the head's ttl, issues
+// its fence, and publishes "token=fence" on the channel of the head's
+// Locker, so the head takes the lease without a round trip and nobody
+// else wakes. The head's safe deadline counts from the moment it sent
+// its last attempt, the one that found it still queued: the handoff
+// happened after that attempt ran (its fence is above the counter the
+// attempt saw), so the key expires no earlier than that moment plus the
+// ttl, whatever the delay of the message. When that would leave less
+// than three quarters of the lease (a long wait since the waiter last
+// asked), or WithReplicaAck is set, the head confirms with one renew
+// and the deadline counts from the renew. A waiter asks again only to
+// keep its place (every half second by default), so a handoff costs
+// the release alone. A waiter whose process died is skipped at once:
+// PUBLISH on its Locker's channel reaches nobody. Where that cannot be
+// told (on Redis Cluster PUBLISH counts the listeners of one node only,
+// and a waiter without pub/sub only polls), the key is handed over only
+// for as long as the waiter's place lives (two seconds), and the waiter
+// renews it to its ttl. A waiter that stops asking drops out after about
+// two seconds; one whose context ends leaves at once, and passes the
+// lock on if it was handed it meanwhile. A lock that expires is freed
+// without a release; the head, told when it becomes the head, looks
+// again when the holder's key would expire, and any attempt that finds
+// the key free hands it to the head. TryAcquire never joins the queue
+// and fails while anyone is queued. All clients of a key must use
 // WithFairness: a Locker without it does not look at the queue.
 //
 // # Redlock

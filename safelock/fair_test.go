@@ -51,7 +51,7 @@ func TestFairOrder(t *testing.T) {
 			t.Fatalf("grant %d went to waiter %d", i, got)
 		}
 	}
-	if c.Exists(ctx, ks.queue, ks.deadlines).Val() != 0 {
+	if c.Exists(ctx, ks.queue, ks.places).Val() != 0 {
 		t.Fatal("queue keys left behind")
 	}
 }
@@ -70,8 +70,13 @@ func waitQueued(tb testing.TB, c interface {
 	}
 }
 
-// TestFairDeadWaiter: a waiter that stops asking leaves the queue by
-// itself, and the lock then passes to the next waiter.
+// TestFairDeadWaiter: a release hands the lock over at once past waiters
+// that are gone: one whose process crashed (its channel has no listener
+// left: PUBLISH reaches nobody) is skipped at once, and one that only
+// polled and stopped asking is handed the key only for what is left of
+// its place (the waiter ttl, here 300ms), not for its own ttl (an hour),
+// then leaves the queue. The live waiter behind them gets the lock soon
+// after, and TryAcquire does not jump the queue meanwhile.
 func TestFairDeadWaiter(t *testing.T) {
 	l, c := startLocker(t, WithFairness())
 	l.opts.waiterTTL = 300 * time.Millisecond
@@ -81,26 +86,48 @@ func TestFairDeadWaiter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A waiter joins the queue once and then dies.
-	dead := NewToken()
-	if g, err := l.nodes[0].acquire(ctx, ks, dead, time.Minute, &l.opts, firstWait); err != nil || g.ok || !g.head {
-		t.Fatalf("dead waiter joining: %+v %v", g, err)
+	crashed, stopped := NewToken(), NewToken()
+	for _, w := range []struct{ token, listen string }{
+		{crashed, "=" + ownChannelPrefix + "gone"},
+		{stopped, "-"},
+	} {
+		if g, err := l.nodes[0].acquire(ctx, ks, w.token, time.Hour, &l.opts, firstWait, w.listen); err != nil || g.ok {
+			t.Fatalf("dead waiter joining: %+v %v", g, err)
+		}
 	}
+	got := make(chan error, 1)
+	go func() {
+		lease, err := l.Acquire(ctx, "dead", time.Minute)
+		if err == nil {
+			err = lease.Release(ctx)
+		}
+		got <- err
+	}()
+	waitQueued(t, c, ks.queue, 3)
+	start := time.Now()
 	if err := h.Release(ctx); err != nil {
 		t.Fatal(err)
+	}
+	if holder := c.Get(ctx, "dead").Val(); holder != stopped {
+		t.Fatalf("the lock went to %q, want the polling waiter behind the crashed one", holder)
+	}
+	if pttl := c.PTTL(ctx, "dead").Val(); pttl <= 0 || pttl > l.opts.waiterTTL {
+		t.Fatalf("a polling waiter's handoff lasts %v, want at most its place's %v", pttl, l.opts.waiterTTL)
 	}
 	if _, err := l.TryAcquire(ctx, "dead", time.Minute); !errors.Is(err, ErrNotAcquired) {
 		t.Fatalf("TryAcquire with a waiter queued: %v, want ErrNotAcquired", err)
 	}
-	lease, err := l.Acquire(ctx, "dead", time.Minute)
-	if err != nil {
+	if err := <-got; err != nil {
 		t.Fatal(err)
 	}
-	if c.ZScore(ctx, ks.queue, dead).Err() == nil {
-		t.Fatal("dead waiter still queued")
+	// Generous for a busy machine, far below the dead waiter's hour.
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the live waiter got the lock %v after the release", d)
 	}
-	if err := lease.Release(ctx); err != nil {
-		t.Fatal(err)
+	for _, tok := range []string{crashed, stopped} {
+		if c.ZScore(ctx, ks.queue, tok).Err() == nil || c.HExists(ctx, ks.places, tok).Val() {
+			t.Fatal("dead waiter still queued")
+		}
 	}
 }
 

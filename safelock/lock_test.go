@@ -520,7 +520,12 @@ func TestAcquireWakesOnRelease(t *testing.T) {
 				}
 				got <- err
 			}()
-			waitSubscribed(t, c, "safelock:released:wake")
+			if fair {
+				ks, _ := lockKeys("wake")
+				waitListening(t, c, ks, 1)
+			} else {
+				waitSubscribed(t, c, "safelock:released:wake")
+			}
 			if err := h.Release(ctx); err != nil {
 				t.Fatal(err)
 			}
@@ -548,6 +553,34 @@ func waitSubscribedAny(t testing.TB, nodes []*redistest.Server, channel string) 
 		select {
 		case <-ctx.Done():
 			t.Fatal("no subscriber")
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+}
+
+// waitListening polls until n fair waiters of ks are queued with the
+// channel their Locker listens on, so that a release hands them the lock
+// by a message.
+func waitListening(t testing.TB, c redis.Cmdable, ks keySet, n int) {
+	t.Helper()
+	ctx := testCtx(t)
+	for {
+		places, err := c.HVals(ctx, ks.places).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		listening := 0
+		for _, p := range places {
+			if strings.Contains(p, " ="+ownChannelPrefix) || strings.Contains(p, " ?"+ownChannelPrefix) {
+				listening++
+			}
+		}
+		if listening >= n {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%d of %d waiters listening", listening, n)
 		case <-time.After(2 * time.Millisecond):
 		}
 	}
@@ -624,7 +657,7 @@ func TestClusterClient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range []string{ks.fence, ks.queue, ks.deadlines, ks.released} {
+		for _, k := range []string{ks.fence, ks.queue, ks.places, ks.released} {
 			want, _ := cc.ClusterKeySlot(ctx, key).Result()
 			got, _ := cc.ClusterKeySlot(ctx, k).Result()
 			if got != want {
@@ -662,27 +695,44 @@ func TestClusterClient(t *testing.T) {
 		t.Fatal("lock left behind after ErrReplicaAck")
 	}
 
-	// A waiter on a cluster is woken through pub/sub too.
-	h, err := l.TryAcquire(ctx, "wake", time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wl := New(cc, WithBackoff(time.Hour, time.Hour))
-	defer func() { _ = wl.Close() }()
-	got := make(chan error, 1)
-	go func() {
-		lease, err := wl.Acquire(ctx, "wake", time.Minute)
-		if err == nil {
-			err = lease.Release(ctx)
+	// A waiter on a cluster is woken through pub/sub too; a fair one is
+	// handed the lock on its Locker's channel (PUBLISH counts only one
+	// node's listeners there: the handoff is not taken for a crash).
+	for _, fair := range []bool{false, true} {
+		opts := []Option{WithBackoff(time.Hour, time.Hour)}
+		key := "wake"
+		if fair {
+			opts = append(opts, WithFairness())
+			key = "wake-fair"
 		}
-		got <- err
-	}()
-	waitSubscribedAny(t, nodes, "safelock:released:wake")
-	if err := h.Release(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-got; err != nil {
-		t.Fatal(err)
+		hl := New(cc, opts...)
+		defer func() { _ = hl.Close() }()
+		h, err := hl.TryAcquire(ctx, key, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wl := New(cc, opts...)
+		defer func() { _ = wl.Close() }()
+		got := make(chan error, 1)
+		go func() {
+			lease, err := wl.Acquire(ctx, key, time.Minute)
+			if err == nil {
+				err = lease.Release(ctx)
+			}
+			got <- err
+		}()
+		if fair {
+			ks, _ := lockKeys(key)
+			waitListening(t, cc, ks, 1)
+		} else {
+			waitSubscribedAny(t, nodes, "safelock:released:"+key)
+		}
+		if err := h.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-got; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

@@ -69,10 +69,11 @@ type options struct {
 }
 
 // WithFairness makes the lock first come, first served: Acquire joins a
-// queue in Redis and the lock passes only to the longest waiter. A waiter
-// that stops asking (its process died) leaves the queue by itself after
-// about two seconds. TryAcquire never joins the queue and fails while
-// anyone is queued. Not available with NewRedlock.
+// queue in Redis and a release hands the lock straight to the longest
+// waiter, which takes it without another round trip. A waiter whose
+// process died is skipped; one that stops asking leaves the queue by
+// itself after about two seconds. TryAcquire never joins the queue and
+// fails while anyone is queued. Not available with NewRedlock.
 func WithFairness() Option { return func(o *options) { o.fair = true } }
 
 // WithAutoRenew starts a watchdog for every lease: it renews at about a
@@ -255,7 +256,11 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 	if !errors.Is(err, ErrNotAcquired) {
 		return lease, err
 	}
-	w := l.notify.subscribe(ctx, ks.channel, token)
+	channel := ks.channel
+	if l.opts.fair {
+		channel = l.notify.own()
+	}
+	w := l.notify.subscribe(ctx, channel, token)
 	defer l.notify.unsubscribe(w)
 	if w != nil && (w.since.IsZero() || w.since.After(start)) {
 		// The subscription is newer than the attempt: a release in
@@ -268,11 +273,23 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 			err = fmt.Errorf("safelock: acquire %q: %w", ks.lock, werr)
 			break
 		}
-		if pttl, ok := heldNotice(msg); ok && l.opts.fair {
-			// Now first in line, but the lock is held: an attempt would
-			// fail; wait for the release, or the holder's expiry.
-			g = grant{pttl: pttl, head: true}
-			continue
+		if l.opts.fair {
+			switch n := parseNotice(msg); {
+			case n.fence > g.floor:
+				// A release handed the lock to this waiter after its
+				// last attempt ran.
+				lease, err = l.handedLease(ctx, ks, token, ttl, g.asked, n)
+				if !errors.Is(err, ErrNotAcquired) {
+					continue
+				}
+				// The key expired before the confirmation: ask again.
+			case n.pttl > 0:
+				// Now first in line, but the lock is held: the release
+				// will hand it over; look again only if the holder
+				// lets its key expire.
+				g.pttl, g.head = n.pttl, true
+				continue
+			}
 		}
 		lease, g, err = l.attempt(ctx, ks, token, ttl, waited)
 	}
@@ -280,7 +297,9 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
 		if l.opts.fair {
-			_ = l.nodes[0].leaveQueue(cctx, ks, token) // else it leaves after the waiter ttl
+			// Else it leaves after the waiter ttl; and a lock handed to it
+			// meanwhile passes on.
+			_ = l.nodes[0].leaveQueue(cctx, ks, token)
 		} else {
 			l.each(cctx, func(ctx context.Context, _ int, n *node) { _ = n.leaveWaiters(ctx, ks, token) })
 		}
@@ -293,12 +312,16 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 }
 
 // pause is how long a waiter sleeps unless a release wakes it. heard says
-// whether release messages reach it: a fair waiter that is not first in line
-// sleeps long only then, since it is told when it becomes the head.
+// whether release messages reach it: a fair waiter is then handed the
+// lock by the release, and only asks again to keep its place in the
+// queue, or, as the head, when the holder's key would have expired.
 func (l *Locker) pause(g grant, try int, heard bool) time.Duration {
-	if l.opts.fair && !g.head && heard {
-		// Not first in line: only keep the place in the queue.
-		return l.opts.waiterTTL/4 + rand.N(l.opts.waiterTTL/12)
+	if l.opts.fair && heard {
+		keep := l.opts.waiterTTL/4 + rand.N(l.opts.waiterTTL/12+1)
+		if g.head && g.pttl > 0 {
+			return min(keep, g.pttl+time.Millisecond/2)
+		}
+		return keep
 	}
 	hi := l.opts.backoffMax
 	if try < 30 && l.opts.backoffMin<<try < hi {
@@ -330,18 +353,71 @@ func (l *Locker) wait(ctx context.Context, w *waiter, d time.Duration) (string, 
 	return "", nil
 }
 
-// heldNotice parses "token pttl", the message that tells a fair waiter it
-// became the head while the lock is still held for pttl ms.
-func heldNotice(msg string) (time.Duration, bool) {
-	_, ms, ok := strings.Cut(msg, " ")
-	if !ok {
-		return 0, false
+// notice is a fair waiter's entry in a release message: "token=fence"
+// when the lock was handed to it for its ttl, "token=fence,px" when for
+// px ms only, "token~pttl" when it became the head of the queue while
+// the lock is held for pttl ms.
+type notice struct {
+	fence int64
+	px    time.Duration
+	pttl  time.Duration
+}
+
+func parseNotice(entry string) notice {
+	i := strings.IndexAny(entry, "=~")
+	if i < 0 {
+		return notice{}
 	}
-	n, err := strconv.ParseInt(ms, 10, 64)
+	num, px, capped := strings.Cut(entry[i+1:], ",")
+	n, err := strconv.ParseInt(num, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, false
+		return notice{}
 	}
-	return time.Duration(n) * time.Millisecond, true
+	if entry[i] == '~' {
+		if capped {
+			return notice{}
+		}
+		return notice{pttl: time.Duration(n) * time.Millisecond}
+	}
+	out := notice{fence: n}
+	if capped {
+		ms, err := strconv.ParseInt(px, 10, 64)
+		if err != nil || ms <= 0 {
+			return notice{}
+		}
+		out.px = time.Duration(ms) * time.Millisecond
+	}
+	return out
+}
+
+// handedLease makes a lease of the lock a release handed to this waiter
+// (n). The release set the key for ttl (or n.px) after this waiter's last
+// attempt ran (n.fence is above the counter that attempt saw), so after
+// asked, when that attempt was sent: asked + ttl - drift is a safe
+// deadline on this clock, however late the message arrived. When that
+// leaves less than three quarters of the lease, or replicas must
+// acknowledge the key, one renew confirms it and the deadline counts
+// from the renew instead; a renew that finds the key gone (it expired
+// before this waiter heard) gives ErrNotAcquired.
+func (l *Locker) handedLease(ctx context.Context, ks keySet, token string, ttl time.Duration, asked time.Time, n notice) (*Lease, error) {
+	valid := ttl - drift(ttl)
+	set := ttl
+	if n.px > 0 {
+		set = min(ttl, n.px)
+	}
+	if deadline := asked.Add(set - drift(ttl)); l.opts.replicas == 0 && time.Until(deadline) >= valid*3/4 {
+		return newLease(l, ks, token, n.fence, ttl, deadline), nil
+	}
+	start := time.Now()
+	ok, err := l.nodes[0].renew(ctx, ks, token, ttl, &l.opts)
+	if err != nil {
+		return nil, l.wrap(ctx, "acquire", ks.lock, start, err)
+	}
+	if !ok {
+		return nil, ErrNotAcquired
+	}
+	lease, _, err := l.grantLease(ctx, ks, token, ttl, start, n.fence)
+	return lease, err
 }
 
 // attempt makes one try on every node and returns a lease when the key was
@@ -349,7 +425,11 @@ func heldNotice(msg string) (time.Duration, bool) {
 func (l *Locker) attempt(ctx context.Context, ks keySet, token string, ttl time.Duration, mode attemptMode) (*Lease, grant, error) {
 	start := time.Now()
 	if len(l.nodes) == 1 {
-		g, err := l.nodes[0].acquire(ctx, ks, token, ttl, &l.opts, mode)
+		listen := "-"
+		if l.opts.fair && mode != tryOnce {
+			listen = l.notify.listen()
+		}
+		g, err := l.nodes[0].acquire(ctx, ks, token, ttl, &l.opts, mode, listen)
 		if err != nil {
 			if ctx.Err() != nil {
 				// The script may have run before ctx ended: don't leave
@@ -359,6 +439,7 @@ func (l *Locker) attempt(ctx context.Context, ks keySet, token string, ttl time.
 			return nil, g, l.wrap(ctx, "acquire", ks.lock, start, err)
 		}
 		if !g.ok {
+			g.asked = start
 			return nil, g, ErrNotAcquired
 		}
 		return l.grantLease(ctx, ks, token, ttl, start, g.fence)
@@ -373,7 +454,7 @@ func (l *Locker) attemptQuorum(ctx context.Context, ks keySet, token string, ttl
 	}
 	res := make([]result, len(l.nodes))
 	l.each(ctx, func(ctx context.Context, i int, n *node) {
-		res[i].g, res[i].err = n.acquire(ctx, ks, token, ttl, &l.opts, mode)
+		res[i].g, res[i].err = n.acquire(ctx, ks, token, ttl, &l.opts, mode, "-")
 	})
 	var (
 		granted []int

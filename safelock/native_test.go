@@ -105,11 +105,11 @@ func TestRetriedAcquire(t *testing.T) {
 	ctx := testCtx(t)
 	ks, _ := lockKeys("retry")
 	tok := NewToken()
-	g1, err := l.nodes[0].acquire(ctx, ks, tok, time.Minute, &l.opts, tryOnce)
+	g1, err := l.nodes[0].acquire(ctx, ks, tok, time.Minute, &l.opts, tryOnce, "-")
 	if err != nil || !g1.ok {
 		t.Fatal(g1, err)
 	}
-	g2, err := l.nodes[0].acquire(ctx, ks, tok, time.Minute, &l.opts, tryOnce)
+	g2, err := l.nodes[0].acquire(ctx, ks, tok, time.Minute, &l.opts, tryOnce, "-")
 	if err != nil || !g2.ok || g2.fence != g1.fence {
 		t.Fatalf("retry: %+v %v; first %+v", g2, err, g1)
 	}
@@ -279,7 +279,7 @@ func TestRetriedReleaseByFence(t *testing.T) {
 	ks, _ := lockKeys("relf")
 	grant := func() (string, int64) {
 		tok := NewToken()
-		g, err := n.acquire(ctx, ks, tok, time.Second, &options{}, tryOnce)
+		g, err := n.acquire(ctx, ks, tok, time.Second, &options{}, tryOnce, "-")
 		if err != nil || !g.ok {
 			t.Fatalf("acquire: %+v %v", g, err)
 		}

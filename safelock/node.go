@@ -32,8 +32,13 @@ type node struct {
 type grant struct {
 	ok    bool
 	fence int64
-	pttl  time.Duration // holder's remaining ttl when !ok; 0 when free but queued behind others
+	pttl  time.Duration // holder's remaining ttl when !ok
 	head  bool          // fair mode: this waiter is first in the queue
+	// Fair mode, when !ok: the fence counter when the attempt ran, and
+	// when the attempt was sent. A handoff announced with a higher fence
+	// happened after the attempt, so after asked on this clock.
+	floor int64
+	asked time.Time
 }
 
 // attemptMode says what an acquire attempt is for.
@@ -45,7 +50,9 @@ const (
 	waited                       // Acquire's tries after waiting
 )
 
-func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Duration, o *options, mode attemptMode) (grant, error) {
+// acquire makes one attempt. listen says how a fair waiter hears its
+// handoff (see fairLua): "-", or "=" or "?" and its Locker's channel.
+func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Duration, o *options, mode attemptMode, listen string) (grant, error) {
 	enqueue := mode != tryOnce
 	s, keys := acquireScript, []string{ks.lock, ks.fence}
 	args := []any{token, ttl.Milliseconds()}
@@ -60,12 +67,12 @@ func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Du
 		}
 	}
 	if o.fair {
-		s, keys = fairAcquire, []string{ks.lock, ks.fence, ks.queue, ks.deadlines}
+		s, keys = fairAcquire, []string{ks.lock, ks.fence, ks.queue, ks.places}
 		join := "0"
 		if enqueue {
 			join = "1"
 		}
-		args = append(args, o.waiterTTL.Milliseconds(), join, ks.channel)
+		args = append(args, o.waiterTTL.Milliseconds(), join, listen)
 	}
 	var (
 		res  []any
@@ -108,9 +115,10 @@ func parseGrant(res []any) (grant, int64, error) {
 		return grant{ok: true, fence: v}, version, nil
 	}
 	g := grant{pttl: time.Duration(v) * time.Millisecond}
-	if len(res) > 3 {
+	if len(res) > 4 {
 		h, _ := res[3].(int64)
 		g.head = h == 1
+		g.floor, _ = res[4].(int64)
 	}
 	return g, version, nil
 }
@@ -190,7 +198,7 @@ var scriptSource = map[*redis.Script]string{
 // the counter still at fence reports success (nobody took the lock since).
 func (n *node) release(ctx context.Context, ks keySet, token string, fence int64, fair bool) (bool, error) {
 	if fair {
-		v, err := fairRelease.Run(ctx, n.c, []string{ks.lock, ks.queue, ks.deadlines, ks.released}, token, ks.channel, releasedTTL.Milliseconds()).Int()
+		v, err := fairRelease.Run(ctx, n.c, []string{ks.lock, ks.fence, ks.queue, ks.places, ks.released}, token, releasedTTL.Milliseconds()).Int()
 		return v == 1, err
 	}
 	if n.delex.Load() != unsupported {
@@ -261,8 +269,10 @@ func (n *node) renewAndWait(ctx context.Context, ks keySet, token string, ttl ti
 	return true, nil
 }
 
+// leaveQueue takes a fair waiter that gave up out of the queue, and
+// passes the lock on if a release handed it to this waiter meanwhile.
 func (n *node) leaveQueue(ctx context.Context, ks keySet, token string) error {
-	return leaveQueue.Run(ctx, n.c, []string{ks.lock, ks.queue, ks.deadlines}, token, ks.channel).Err()
+	return leaveQueue.Run(ctx, n.c, []string{ks.lock, ks.fence, ks.queue, ks.places}, token).Err()
 }
 
 func (n *node) raiseFence(ctx context.Context, ks keySet, fence int64) error {

@@ -16,10 +16,18 @@ import (
 const maxIdleChannels = 256
 
 // notifier shares one pub/sub connection among a Locker's waiters. The
-// release scripts PUBLISH on a channel named after the key; plain PUBLISH
-// reaches subscribers on every node of a cluster, so any node will do.
+// release scripts PUBLISH on a channel named after the key, or, for fair
+// waiters, on the notifier's own channel (only its process hears a
+// handoff meant for it, and a handoff that reaches nobody tells the
+// script that the waiter's process is gone); plain PUBLISH reaches
+// subscribers on every node of a cluster, so any node will do.
 type notifier struct {
 	client redis.UniversalClient
+	// ownChannel is this notifier's own channel; exact says whether
+	// PUBLISH counts its subscribers exactly (not on a cluster, where it
+	// counts only those of the node it ran on).
+	ownChannel string
+	exact      bool
 
 	mu         sync.Mutex
 	ps         *redis.PubSub
@@ -44,7 +52,36 @@ type waiter struct {
 }
 
 func newNotifier(c redis.UniversalClient) *notifier {
-	return &notifier{client: c, channels: make(map[string]*channel)}
+	_, plain := c.(*redis.Client)
+	return &notifier{client: c, channels: make(map[string]*channel), ownChannel: ownChannelPrefix + NewToken(), exact: plain}
+}
+
+// own returns the notifier's own channel ("" for a nil notifier).
+func (n *notifier) own() string {
+	if n == nil {
+		return ""
+	}
+	return n.ownChannel
+}
+
+// listen says how the fair scripts reach this notifier's waiters (see
+// fairLua): its own channel once the server has confirmed the
+// subscription, prefixed by "=" when PUBLISH counts exactly and "?"
+// otherwise; "-" before that (the waiters poll).
+func (n *notifier) listen() string {
+	if n == nil {
+		return "-"
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	ch := n.channels[n.ownChannel]
+	switch {
+	case ch == nil || ch.since.IsZero() || n.closed:
+		return "-"
+	case n.exact:
+		return "=" + n.ownChannel
+	}
+	return "?" + n.ownChannel
 }
 
 // subscribe registers a waiter on the channel and waits (briefly) until the
@@ -114,14 +151,14 @@ func (n *notifier) unsubscribe(w *waiter) {
 	delete(ch.waiters, w)
 	select {
 	case <-w.wake: // a wake-up this waiter did not use: pass it on
-		ch.wakeOne("")
+		ch.wakeLongest()
 	default:
 	}
 	if len(n.channels) <= maxIdleChannels || n.ps == nil {
 		return
 	}
 	for name, ch := range n.channels {
-		if len(ch.waiters) == 0 {
+		if len(ch.waiters) == 0 && name != n.ownChannel {
 			delete(n.channels, name)
 			_ = n.ps.Unsubscribe(context.Background(), name)
 		}
@@ -156,34 +193,64 @@ func (n *notifier) read(ps *redis.PubSub, done chan struct{}) {
 			}
 		case *redis.Message:
 			if ch := n.channels[m.Channel]; ch != nil {
-				ch.wakeOne(m.Payload)
+				ch.deliver(m.Payload)
 			}
 		}
 		n.mu.Unlock()
 	}
 }
 
-// wakeOne wakes the waiter a release message is for: the one whose token
-// it names (a fair lock's head of queue), or else the longest waiter that
-// has no wake-up pending. Only one waiter per process retries per release;
-// the others keep sleeping, so a busy key does not cost one command per
-// waiter per release. A waiter that leaves with its wake-up unused passes
-// it on.
-func (ch *channel) wakeOne(payload string) {
-	var pick *waiter
-	token, _, _ := strings.Cut(payload, " ") // "token pttl": a fair head told while the lock is held
-	for w := range ch.waiters {
-		if token != "" && w.token == token {
-			pick = w
-			break
+// deliver wakes the waiters a release message is for. A fair lock's
+// message holds entries "token=fence" and "token~pttl" separated by
+// spaces, each for the waiter with that token; another release names the
+// one waiter it wakes by its token, or is empty and wakes the longest
+// waiter here (see wakeLongest).
+func (ch *channel) deliver(payload string) {
+	if payload == "" {
+		ch.wakeLongest()
+		return
+	}
+	for _, entry := range strings.Fields(payload) {
+		token := entry
+		if i := strings.IndexAny(entry, "=~"); i >= 0 {
+			token = entry[:i]
 		}
-		if len(w.wake) == 0 && (pick == nil || w.seq < pick.seq) && (w.token == "" || payload == "") {
+		for w := range ch.waiters {
+			if w.token == token {
+				w.tell(entry)
+				break
+			}
+		}
+	}
+}
+
+// wakeLongest wakes the longest waiter that has no wake-up pending. Only
+// one waiter per process retries per release; the others keep sleeping,
+// so a busy key does not cost one command per waiter per release. A
+// waiter that leaves with its wake-up unused passes it on.
+func (ch *channel) wakeLongest() {
+	var pick *waiter
+	for w := range ch.waiters {
+		if len(w.wake) == 0 && (pick == nil || w.seq < pick.seq) {
 			pick = w
 		}
 	}
 	if pick != nil {
+		pick.tell("")
+	}
+}
+
+// tell hands w a message; a newer one replaces one it has not read yet
+// (a handoff follows a notice that the waiter became the head).
+func (w *waiter) tell(msg string) {
+	for {
 		select {
-		case pick.wake <- payload:
+		case w.wake <- msg:
+			return
+		default:
+		}
+		select {
+		case <-w.wake:
 		default:
 		}
 	}

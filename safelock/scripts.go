@@ -95,64 +95,121 @@ end
 return 0
 `
 
-// fairAcquireScript is AcquireScript behind a FIFO queue. KEYS[3] is a ZSET
-// of waiter tokens by arrival time, KEYS[4] a ZSET of the same tokens by the
-// time (ms) after which a waiter that stopped asking is dropped. ARGV[3] is
-// that waiter ttl in ms, ARGV[4] is "1" to join (or stay in) the queue when
-// the lock is not granted, ARGV[5] the release channel. The lock goes only
-// to the head of the queue, or to anyone when the queue is empty. Returns
-// {1, fence, version, 0} or {0, pttl, version, isHead}. Fences come from
-// nextFence, as in AcquireScript.
+// fairLua defines the fair scripts' queue functions. KEYS[1] is the lock
+// key, KEYS[2] the fence counter, KEYS[3] the queue (a ZSET of waiter
+// tokens by first arrival, server TIME in µs) and KEYS[4] the waiters'
+// places (a HASH: token -> "alive-until-ms ttl-ms listen", where listen
+// is "=" or "?" and the channel the waiter's process listens on, "="
+// when PUBLISH counts its listeners exactly (not on Redis Cluster), or
+// "-" when the waiter only polls). A waiter renews its place each time
+// it asks.
 //
-// A lock that expires is freed without a release, so nobody publishes; a
-// waiter that becomes head then would sleep a non-head's long pause. So
-// the script publishes the head's token on the channel whenever the head
-// changed under it (the head took the lock, dead waiters were dropped), and
-// when it finds the lock free but the head someone else (a head that has
-// not yet heard). While a holder has the lock the message is "token pttl":
-// the head then paces itself by the holder's pttl without an attempt that
-// would fail; a plain token means the lock is free to try.
-const fairAcquireScript = nextFenceLua + `local v = redis.REDIS_VERSION_NUM or 0
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local first = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
-local gone = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now)
-for i = 1, #gone do redis.call('ZREM', KEYS[3], gone[i]) end
-if #gone > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now) end
-local holder = redis.call('GET', KEYS[1])
+// handOn gives the lock to the first live waiter: its token, its ttl, a
+// new fence, published to its channel as "token=fence", and tells the
+// next waiter that it is now the head ("token~pttl", so that it looks
+// again if that holder lets its key expire). A waiter that stopped
+// asking, or whose process no longer listens (PUBLISH reached nobody:
+// it crashed), is dropped on the way; so every queue operation is
+// O(log n) plus the dead waiters it drops, and no dead waiter is
+// handed the lock for its ttl. Where that cannot be told (a polling
+// waiter, or a cluster), the key is set only for as long as the
+// waiter's place lives, and the message says so: "token=fence,px"; the
+// waiter's first renew gives it its ttl.
+const fairLua = nextFenceLua + `local clock
+local function now()
+  if not clock then
+    local t = redis.call('TIME')
+    clock = {tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), tonumber(t[1]) * 1000000 + tonumber(t[2])}
+  end
+  return clock[1]
+end
+local function place(token)
+  local rec = redis.call('HGET', KEYS[4], token)
+  if not rec then return nil end
+  local alive, ttl, exact, ch = string.match(rec, '^(%d+) (%d+) (.)(.*)$')
+  if not alive then return nil end
+  return {alive = tonumber(alive), ttl = ttl, exact = exact == '=', ch = ch}
+end
+local function tell(p, msg)
+  if p.ch == '' then return true end
+  return redis.call('PUBLISH', p.ch, msg) > 0 or not p.exact
+end
 local function tellHead(pttl)
   local h = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
-  if h and h ~= ARGV[1] and ARGV[5] and (h ~= first or not holder) then
-    if holder and pttl then h = h .. ' ' .. pttl end
-    redis.call('PUBLISH', ARGV[5], h)
-  end
-  return h
+  local p = h and place(h)
+  if p then tell(p, h .. '~' .. pttl) end
 end
+local function handOn()
+  while true do
+    local h = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
+    if not h then return nil end
+    local p = place(h)
+    redis.call('ZREM', KEYS[3], h)
+    redis.call('HDEL', KEYS[4], h)
+    if p and p.alive >= now() then
+      local fence = nextFence(KEYS[2])
+      local px, msg = tonumber(p.ttl), h .. '=' .. string.format('%d', fence)
+      if not p.exact and p.alive - now() < px then
+        px = math.max(p.alive - now(), 1)
+        msg = msg .. ',' .. px
+      end
+      if tell(p, msg) then
+        redis.call('SET', KEYS[1], h, 'PX', px)
+        tellHead(px)
+        return h, fence
+      end
+    end
+  end
+end
+`
+
+// fairAcquireScript is AcquireScript behind a FIFO queue (see fairLua for
+// the keys). ARGV[1] is the token, ARGV[2] the ttl in ms, ARGV[3] the
+// waiter ttl in ms (how long the waiter's place outlives its last ask),
+// ARGV[4] "1" to join (or stay in) the queue when the lock is not
+// granted, ARGV[5] how the waiter listens (see fairLua). The caller
+// takes a free lock only when nobody is queued ahead of it; otherwise a
+// free lock (its holder's key expired without a release) is handed to
+// the first live waiter. A token that already holds the key (handed over
+// by a release, or a retried call) is renewed. Returns {1, fence,
+// version} or {0, pttl, version, isHead, floor}: floor is the fence
+// counter now, so a handoff announced later with a fence above it
+// happened after this call.
+const fairAcquireScript = fairLua + `local v = redis.REDIS_VERSION_NUM or 0
+local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  tellHead(ARGV[2])
-  return {1, tonumber(redis.call('GET', KEYS[2]) or '0'), v, 0}
+  return {1, tonumber(redis.call('GET', KEYS[2]) or '0'), v}
 end
-local head = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
-if not holder and (head == nil or head == ARGV[1]) then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  redis.call('ZREM', KEYS[3], ARGV[1])
-  redis.call('ZREM', KEYS[4], ARGV[1])
-  holder = ARGV[1]
-  tellHead(ARGV[2])
-  return {1, nextFence(KEYS[2]), v, 0}
+if not holder then
+  local h = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
+  local fence
+  if h and h ~= ARGV[1] then holder, fence = handOn() end
+  if holder == ARGV[1] then return {1, fence, v} end
+  if not holder then
+    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+    redis.call('ZREM', KEYS[3], ARGV[1])
+    redis.call('HDEL', KEYS[4], ARGV[1])
+    fence = nextFence(KEYS[2])
+    tellHead(ARGV[2])
+    return {1, fence, v}
+  end
 end
 if ARGV[4] == '1' then
-  redis.call('ZADD', KEYS[3], 'NX', tonumber(t[1]) * 1000000 + tonumber(t[2]), ARGV[1])
-  redis.call('ZADD', KEYS[4], now + tonumber(ARGV[3]), ARGV[1])
+  now()
+  redis.call('ZADD', KEYS[3], 'NX', clock[2], ARGV[1])
+  redis.call('HSET', KEYS[4], ARGV[1], string.format('%d', now() + tonumber(ARGV[3])) .. ' ' .. ARGV[2] .. ' ' .. ARGV[5])
   redis.call('PEXPIRE', KEYS[3], ARGV[3])
   redis.call('PEXPIRE', KEYS[4], ARGV[3])
 end
-local pttl = 0
-if holder then pttl = redis.call('PTTL', KEYS[1]) end
-head = tellHead(pttl)
-if head == ARGV[1] then return {0, pttl, v, 1} end
-return {0, pttl, v, 0}
+local head = 0
+if redis.call('ZRANGE', KEYS[3], 0, 0)[1] == ARGV[1] then head = 1 end
+local floor = tonumber(redis.call('GET', KEYS[2]) or '0')
+if floor == 0 then
+  now()
+  floor = clock[2]
+end
+return {0, redis.call('PTTL', KEYS[1]), v, head, floor}
 `
 
 // leaseReleaseScript is ReleaseScript as a Lease runs it. KEYS[1] is the
@@ -178,38 +235,35 @@ if ARGV[3] and redis.call('GET', KEYS[2]) == ARGV[3] then return 1 end
 return 0
 `
 
-// fairReleaseScript is leaseReleaseScript for a fair lock: KEYS[2] and
-// KEYS[3] are the queue ZSETs, KEYS[4] the record of the last released
-// token; ARGV[2] is the channel, ARGV[3] the record's ttl in ms. It
-// publishes the token of the waiter at the head of the queue so that only
-// that waiter retries.
-const fairReleaseScript = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then
-  if redis.call('GET', KEYS[4]) == ARGV[1] then return 1 end
+// fairReleaseScript is leaseReleaseScript for a fair lock (see fairLua for
+// KEYS[1] to KEYS[4]); KEYS[5] is the record of the last released token,
+// ARGV[1] the token and ARGV[2] the record's ttl in ms. It hands the lock
+// to the first live waiter (handOn), so a handoff costs no attempt; with
+// nobody waiting it deletes the key. A release whose first reply was lost
+// and that go-redis sent again finds the record of its token and reports
+// success.
+const fairReleaseScript = fairLua + `if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  if redis.call('GET', KEYS[5]) == ARGV[1] then return 1 end
   return 0
 end
-redis.call('DEL', KEYS[1])
-redis.call('SET', KEYS[4], ARGV[1], 'PX', ARGV[3])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now)
-for i = 1, #gone do redis.call('ZREM', KEYS[2], gone[i]) end
-if #gone > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now) end
-redis.call('PUBLISH', ARGV[2], redis.call('ZRANGE', KEYS[2], 0, 0)[1] or '')
+redis.call('SET', KEYS[5], ARGV[1], 'PX', ARGV[2])
+if not handOn() then redis.call('DEL', KEYS[1]) end
 return 1
 `
 
-// leaveQueueScript removes a waiter that gave up (KEYS: lock, queue,
-// deadlines; ARGV: token, channel) and tells the new head of the queue when
-// the lock is free or the leaver was the head: a lock that expires is freed
-// without a release, so the new head must know to watch for that.
-const leaveQueueScript = `local first = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
-local removed = redis.call('ZREM', KEYS[2], ARGV[1])
-redis.call('ZREM', KEYS[3], ARGV[1])
-if removed == 1 then
-  local head = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
-  if head and (first == ARGV[1] or redis.call('EXISTS', KEYS[1]) == 0) then
-    redis.call('PUBLISH', ARGV[2], head)
-  end
+// leaveQueueScript removes a waiter that gave up (KEYS as in fairLua;
+// ARGV[1] its token). When the lock was handed to it meanwhile, or the
+// lock is free, it hands the lock on (handOn); when the leaver was the
+// head of the queue while the lock is held, it tells the new head, which
+// then watches for the holder's expiry.
+const leaveQueueScript = fairLua + `local first = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
+local removed = redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[4], ARGV[1])
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] or not holder then
+  if not handOn() and holder then redis.call('DEL', KEYS[1]) end
+elseif removed == 1 and first == ARGV[1] then
+  tellHead(redis.call('PTTL', KEYS[1]))
 end
 return removed
 `
@@ -237,9 +291,10 @@ const (
 	minTTL            = time.Millisecond
 	tokenBytes        = 16
 	channelPrefix     = "safelock:released:"
+	ownChannelPrefix  = "safelock:waiter:"
 	fenceKeyPrefix    = "safelock:fence:"
 	queueKeyPrefix    = "safelock:queue:"
-	deadlineKeyPrefix = "safelock:queue-deadlines:"
+	placesKeyPrefix   = "safelock:queue-places:"
 	releasedKeyPrefix = "safelock:released-token:"
 	waitingKeyPrefix  = "safelock:waiting:"
 	waitersKeyPrefix  = "safelock:waiters:"
@@ -321,7 +376,7 @@ func isNil(c any) bool {
 // keeps it ("{user:1}:lock" gives "safelock:fence:{user:1}:lock"), any other
 // key becomes the tag ("job" gives "safelock:fence:{job}").
 type keySet struct {
-	lock, fence, queue, deadlines, channel, released, waiting, waiters string
+	lock, fence, queue, places, channel, released, waiting, waiters string
 }
 
 func lockKeys(key string) (keySet, error) {
@@ -336,14 +391,14 @@ func lockKeys(key string) (keySet, error) {
 		tagged = "{" + key + "}"
 	}
 	return keySet{
-		lock:      key,
-		fence:     fenceKeyPrefix + tagged,
-		queue:     queueKeyPrefix + tagged,
-		deadlines: deadlineKeyPrefix + tagged,
-		channel:   channelPrefix + key,
-		released:  releasedKeyPrefix + tagged,
-		waiting:   waitingKeyPrefix + tagged,
-		waiters:   waitersKeyPrefix + tagged,
+		lock:     key,
+		fence:    fenceKeyPrefix + tagged,
+		queue:    queueKeyPrefix + tagged,
+		places:   placesKeyPrefix + tagged,
+		channel:  channelPrefix + key,
+		released: releasedKeyPrefix + tagged,
+		waiting:  waitingKeyPrefix + tagged,
+		waiters:  waitersKeyPrefix + tagged,
 	}, nil
 }
 
