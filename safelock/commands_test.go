@@ -2,11 +2,13 @@ package safelock
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -303,4 +305,104 @@ func TestParseNotice(t *testing.T) {
 			t.Errorf("parseNotice(%q) = %+v, want %+v", msg, got, want)
 		}
 	}
+}
+
+// TestReleaseRightAfterAttempt: a release that runs right after a
+// waiter's first attempt, before Acquire could go on, still wakes it (a
+// fair one: hands it the lock). The waiter registers with its Locker's
+// subscription before it sends the attempt; registered after, it
+// missed the message and slept its whole pause (here an hour).
+func TestReleaseRightAfterAttempt(t *testing.T) {
+	for _, fair := range []bool{false, true} {
+		t.Run(fmt.Sprint("fair=", fair), func(t *testing.T) {
+			srv := redistest.Start(t)
+			ctx := testCtx(t)
+			opts := []Option{WithBackoff(time.Hour, time.Hour)}
+			if fair {
+				opts = append(opts, WithFairness())
+			}
+			holders := New(srv.Client(), opts...)
+			t.Cleanup(func() { _ = holders.Close() })
+			c := srv.Client()
+			hook := &releaseAfterAttempt{}
+			c.AddHook(hook)
+			l := New(c, opts...)
+			t.Cleanup(func() { _ = l.Close() })
+			l.opts.waiterTTL = time.Hour // a fair waiter keeps its place for 15 minutes
+			// A first wait subscribes the Locker.
+			h, err := holders.TryAcquire(ctx, "race", time.Hour)
+			if err != nil {
+				t.Fatal(err)
+			}
+			time.AfterFunc(50*time.Millisecond, func() { _ = h.Release(ctx) })
+			lease, err := l.Acquire(ctx, "race", time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := lease.Release(ctx); err != nil {
+				t.Fatal(err)
+			}
+			// Now the release comes as the first attempt's reply arrives.
+			h, err = holders.TryAcquire(ctx, "race", time.Hour)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hook.arm(func() {
+				if err := h.Release(context.WithoutCancel(ctx)); err != nil {
+					t.Error(err)
+				}
+			})
+			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			lease, err = l.Acquire(wctx, "race", time.Minute)
+			if err != nil {
+				t.Fatalf("waiter released right after its first attempt: %v", err)
+			}
+			if hook.fired.Load() != 1 {
+				t.Fatal("the release did not run after the attempt")
+			}
+			_ = lease.Release(ctx)
+		})
+	}
+}
+
+// releaseAfterAttempt runs a function once, after the next acquire
+// script's reply and before the caller sees it.
+type releaseAfterAttempt struct {
+	mu    sync.Mutex
+	then  func()
+	fired atomic.Int32
+}
+
+func (r *releaseAfterAttempt) arm(f func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.then = f
+}
+
+func (r *releaseAfterAttempt) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (r *releaseAfterAttempt) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		err := next(ctx, cmd)
+		args := cmd.Args()
+		if len(args) > 1 && (args[1] == acquireScript.Hash() || args[1] == fairAcquire.Hash()) {
+			r.mu.Lock()
+			f := r.then
+			r.then = nil
+			r.mu.Unlock()
+			if f != nil {
+				f()
+				// Let the notifier take the release's message before the
+				// caller goes on: the race, made certain.
+				time.Sleep(100 * time.Millisecond)
+				r.fired.Add(1)
+			}
+		}
+		return err
+	}
+}
+
+func (r *releaseAfterAttempt) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
 }

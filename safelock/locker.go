@@ -251,21 +251,25 @@ func (l *Locker) Acquire(ctx context.Context, key string, ttl time.Duration) (*L
 
 func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Lease, error) {
 	token := NewToken()
+	channel := ks.channel
+	if l.opts.fair {
+		channel = l.notify.own()
+	}
+	w := l.notify.join(channel, token)
+	defer func() { l.notify.unsubscribe(w) }()
 	start := time.Now()
 	lease, g, err := l.attempt(ctx, ks, token, ttl, firstWait)
 	if !errors.Is(err, ErrNotAcquired) {
 		return lease, err
 	}
-	channel := ks.channel
-	if l.opts.fair {
-		channel = l.notify.own()
-	}
-	w := l.notify.subscribe(ctx, channel, token)
-	defer l.notify.unsubscribe(w)
-	if w != nil && (w.since.IsZero() || w.since.After(start)) {
-		// The subscription is newer than the attempt: a release in
-		// between was not heard, so look again now.
-		lease, g, err = l.attempt(ctx, ks, token, ttl, firstWait)
+	if w == nil {
+		w = l.notify.subscribe(ctx, channel, token)
+		if w != nil && (w.since.IsZero() || w.since.After(start)) {
+			// The subscription is newer than the attempt: a release in
+			// between was not heard (and a fair waiter's place does not
+			// say where it listens), so look again now.
+			lease, g, err = l.attempt(ctx, ks, token, ttl, firstWait)
+		}
 	}
 	for try := 0; errors.Is(err, ErrNotAcquired); try++ {
 		msg, werr := l.wait(ctx, w, l.pause(g, try, w.heard()))

@@ -84,6 +84,26 @@ func (n *notifier) listen() string {
 	return "?" + n.ownChannel
 }
 
+// join registers a waiter on a channel the server has already confirmed,
+// without a round trip, and returns nil when there is none. A waiter
+// joins before its first attempt, so that a release right after that
+// attempt finds it listening.
+func (n *notifier) join(name, token string) *waiter {
+	if n == nil {
+		return nil
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	ch := n.channels[name]
+	if n.closed || ch == nil || ch.since.IsZero() {
+		return nil
+	}
+	n.seq++
+	w := &waiter{name: name, seq: n.seq, wake: make(chan string, 1), token: token, since: ch.since}
+	ch.waiters[w] = struct{}{}
+	return w
+}
+
 // subscribe registers a waiter on the channel and waits (briefly) until the
 // subscription is active. It returns nil when pub/sub is unavailable; the
 // caller then polls.
