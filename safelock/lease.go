@@ -91,10 +91,11 @@ func (l *Lease) Deadline() time.Time {
 // expired with nobody taking the lock in between (no other holder
 // overlapped it). ErrLeaseLost means another owner was granted the lock,
 // or the lease was already lost (Done closed) before Release.
-// With WithFairness the server remembers the last released token of a
-// key for a minute instead. On Redis 8.4 and later release goes by
-// DELEX, which keeps no such record: there, such a retry reports
-// ErrLeaseLost although the first attempt released.
+// With WithFairness a release hands the lock to the next waiter at once,
+// so such a retry then finds the lock granted since and reports
+// ErrLeaseLost. Without fairness, on Redis 8.4 and later, release goes
+// by DELEX, which cannot look at the counter: there, too, such a retry
+// reports ErrLeaseLost although the first attempt released.
 //
 // It waits for a renew of the
 // watchdog in flight to finish, but not past ctx: then it returns an error

@@ -657,7 +657,7 @@ func TestClusterClient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range []string{ks.fence, ks.queue, ks.places, ks.released} {
+		for _, k := range []string{ks.fence, ks.queue, ks.places, ks.waiting, ks.waiters} {
 			want, _ := cc.ClusterKeySlot(ctx, key).Result()
 			got, _ := cc.ClusterKeySlot(ctx, k).Result()
 			if got != want {

@@ -198,120 +198,60 @@ func TestLockKeys(t *testing.T) {
 	}
 }
 
-// TestRetriedRelease: with WithFairness, a release sent again after its
-// reply was lost (what go-redis does after a cut) reports the release that
-// happened, from the server's record of the last released token; a token
-// whose key expired, or that another owner replaced, is never reported
-// released.
-func TestRetriedRelease(t *testing.T) {
-	for _, fair := range []bool{true} {
+// TestRetriedReleaseByFence: a release keeps no record; a release that
+// finds its key gone reports success exactly when the fence counter still
+// holds the lease's fence, that is when nobody was granted the lock since:
+// a retried release, or a lease that expired with nobody taking the lock.
+// Once another owner was granted it, the old lease's release reports not
+// released and leaves the new key alone. The same with WithFairness.
+func TestRetriedReleaseByFence(t *testing.T) {
+	for _, fair := range []bool{false, true} {
 		t.Run(fmt.Sprint("fair=", fair), func(t *testing.T) {
 			m := miniredis.RunT(t)
 			c := redis.NewClient(&redis.Options{Addr: m.Addr()})
 			defer func() { _ = c.Close() }()
 			n := &node{c: c}
-			n.delex.Store(unsupported) // the Lua path; DELEX keeps no record
+			n.delex.Store(unsupported)
 			ctx := testCtx(t)
-			ks, _ := lockKeys("rel")
-			tok := NewToken()
-			if err := c.Set(ctx, "rel", tok, time.Minute).Err(); err != nil {
-				t.Fatal(err)
+			ks, _ := lockKeys("relf")
+			o := &options{fair: fair, waiterTTL: defaultWaiterTTL}
+			grant := func() (string, int64) {
+				tok := NewToken()
+				g, err := n.acquire(ctx, ks, tok, time.Second, o, tryOnce, "-")
+				if err != nil || !g.ok {
+					t.Fatalf("acquire: %+v %v", g, err)
+				}
+				return tok, g.fence
 			}
+			tok, fence := grant()
 			for i := range 2 {
-				ok, err := n.release(ctx, ks, tok, 0, fair)
-				if err != nil || !ok {
+				if ok, err := n.release(ctx, ks, tok, fence, fair); err != nil || !ok {
 					t.Fatalf("release %d: %v %v, want released", i+1, ok, err)
 				}
 			}
-			if m.Exists("rel") {
+			if m.Exists("relf") {
 				t.Fatal("key still there")
 			}
-			// Another owner takes the lock: a late retry of the first
-			// release still reports it (the first token did release) and
-			// leaves the new owner's key alone.
-			other := NewToken()
-			if err := c.Set(ctx, "rel", other, time.Minute).Err(); err != nil {
-				t.Fatal(err)
-			}
-			if ok, err := n.release(ctx, ks, tok, 0, fair); err != nil || !ok {
-				t.Fatalf("retry of a done release while another owner holds the key: %v %v", ok, err)
-			}
-			if got, _ := m.Get("rel"); got != other {
-				t.Fatalf("the retry changed the new owner's key to %q", got)
-			}
-			// Once the new owner released, the record names it, not the
-			// first token.
-			if ok, err := n.release(ctx, ks, other, 0, fair); err != nil || !ok {
-				t.Fatalf("owner's release: %v %v", ok, err)
-			}
+			// Without the fence a gone key is not this lease's release.
 			if ok, err := n.release(ctx, ks, tok, 0, fair); err != nil || ok {
-				t.Fatalf("first token's release after another release: %v %v, want not released", ok, err)
+				t.Fatalf("release without fence of a gone key: %v %v, want not released", ok, err)
 			}
-			// A key that expired was never released by its token.
-			late := NewToken()
-			if err := c.Set(ctx, "rel", late, time.Second).Err(); err != nil {
-				t.Fatal(err)
-			}
+			// Expired, nobody took it since: released.
+			late, lateFence := grant()
 			m.FastForward(2 * time.Second)
-			if ok, err := n.release(ctx, ks, late, 0, fair); err != nil || ok {
-				t.Fatalf("release after expiry: %v %v, want not released", ok, err)
+			if ok, err := n.release(ctx, ks, late, lateFence, fair); err != nil || !ok {
+				t.Fatalf("release after expiry with nobody since: %v %v, want released", ok, err)
 			}
-			if pttl := m.TTL(ks.released); pttl <= 0 || pttl > releasedTTL {
-				t.Fatalf("release record ttl %v, want within (0, %v]", pttl, releasedTTL)
+			// Another owner was granted it: not released, its key left alone.
+			old, oldFence := grant()
+			m.FastForward(2 * time.Second)
+			other, _ := grant()
+			if ok, err := n.release(ctx, ks, old, oldFence, fair); err != nil || ok {
+				t.Fatalf("release after another grant: %v %v, want not released", ok, err)
+			}
+			if got, _ := m.Get("relf"); got != other {
+				t.Fatalf("the old release changed the new owner's key to %q", got)
 			}
 		})
-	}
-}
-
-// TestRetriedReleaseByFence: without fairness a release keeps no record;
-// a release that finds its key gone reports success exactly when the
-// fence counter still holds the lease's fence, that is when nobody was
-// granted the lock since: a retried release, or a lease that expired with
-// nobody taking the lock. Once another owner was granted it, the old
-// lease's release reports not released and leaves the new key alone.
-func TestRetriedReleaseByFence(t *testing.T) {
-	m := miniredis.RunT(t)
-	c := redis.NewClient(&redis.Options{Addr: m.Addr()})
-	defer func() { _ = c.Close() }()
-	n := &node{c: c}
-	n.delex.Store(unsupported)
-	ctx := testCtx(t)
-	ks, _ := lockKeys("relf")
-	grant := func() (string, int64) {
-		tok := NewToken()
-		g, err := n.acquire(ctx, ks, tok, time.Second, &options{}, tryOnce, "-")
-		if err != nil || !g.ok {
-			t.Fatalf("acquire: %+v %v", g, err)
-		}
-		return tok, g.fence
-	}
-	tok, fence := grant()
-	for i := range 2 {
-		if ok, err := n.release(ctx, ks, tok, fence, false); err != nil || !ok {
-			t.Fatalf("release %d: %v %v, want released", i+1, ok, err)
-		}
-	}
-	if m.Exists("relf") {
-		t.Fatal("key still there")
-	}
-	// Without the fence a gone key is not this lease's release.
-	if ok, err := n.release(ctx, ks, tok, 0, false); err != nil || ok {
-		t.Fatalf("release without fence of a gone key: %v %v, want not released", ok, err)
-	}
-	// Expired, nobody took it since: released.
-	late, lateFence := grant()
-	m.FastForward(2 * time.Second)
-	if ok, err := n.release(ctx, ks, late, lateFence, false); err != nil || !ok {
-		t.Fatalf("release after expiry with nobody since: %v %v, want released", ok, err)
-	}
-	// Another owner was granted it: not released, its key left alone.
-	old, oldFence := grant()
-	m.FastForward(2 * time.Second)
-	other, _ := grant()
-	if ok, err := n.release(ctx, ks, old, oldFence, false); err != nil || ok {
-		t.Fatalf("release after another grant: %v %v, want not released", ok, err)
-	}
-	if got, _ := m.Get("relf"); got != other {
-		t.Fatalf("the old release changed the new owner's key to %q", got)
 	}
 }

@@ -198,7 +198,11 @@ var scriptSource = map[*redis.Script]string{
 // the counter still at fence reports success (nobody took the lock since).
 func (n *node) release(ctx context.Context, ks keySet, token string, fence int64, fair bool) (bool, error) {
 	if fair {
-		v, err := fairRelease.Run(ctx, n.c, []string{ks.lock, ks.fence, ks.queue, ks.places, ks.released}, token, releasedTTL.Milliseconds()).Int()
+		args := []any{token}
+		if fence > 0 {
+			args = append(args, fence)
+		}
+		v, err := fairRelease.Run(ctx, n.c, []string{ks.lock, ks.fence, ks.queue, ks.places}, args...).Int()
 		return v == 1, err
 	}
 	if n.delex.Load() != unsupported {

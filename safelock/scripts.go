@@ -107,9 +107,9 @@ return 0
 // handOn gives the lock to the first live waiter: its token, its ttl, a
 // new fence, published to its channel as "token=fence", and tells the
 // next waiter that it is now the head ("token~pttl", so that it looks
-// again if that holder lets its key expire). A waiter that stopped
-// asking, or whose process no longer listens (PUBLISH reached nobody:
-// it crashed), is dropped on the way; so every queue operation is
+// again if that holder lets its key expire). A waiter whose process no
+// longer listens (PUBLISH reached nobody: it crashed), or, where that
+// cannot be told, that stopped asking, is dropped on the way; so every queue operation is
 // O(log n) plus the dead waiters it drops, and no dead waiter is
 // handed the lock for its ttl. Where that cannot be told (a polling
 // waiter, or a cluster), the key is set only for as long as the
@@ -141,12 +141,11 @@ local function tellHead(pttl)
 end
 local function handOn()
   while true do
-    local h = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
+    local h = redis.call('ZPOPMIN', KEYS[3])[1]
     if not h then return nil end
     local p = place(h)
-    redis.call('ZREM', KEYS[3], h)
     redis.call('HDEL', KEYS[4], h)
-    if p and p.alive >= now() then
+    if p and (p.exact or p.alive >= now()) then
       local fence = nextFence(KEYS[2])
       local px, msg = tonumber(p.ttl), h .. '=' .. string.format('%d', fence)
       if not p.exact and p.alive - now() < px then
@@ -236,17 +235,15 @@ return 0
 `
 
 // fairReleaseScript is leaseReleaseScript for a fair lock (see fairLua for
-// KEYS[1] to KEYS[4]); KEYS[5] is the record of the last released token,
-// ARGV[1] the token and ARGV[2] the record's ttl in ms. It hands the lock
-// to the first live waiter (handOn), so a handoff costs no attempt; with
-// nobody waiting it deletes the key. A release whose first reply was lost
-// and that go-redis sent again finds the record of its token and reports
-// success.
+// the keys); ARGV[1] is the token, the optional ARGV[2] the lease's
+// fence. It hands the lock to the first live waiter (handOn), so a
+// handoff costs no attempt; with nobody waiting it deletes the key. As
+// in leaseReleaseScript, a release that finds the key gone reports
+// success while the counter still holds the lease's fence.
 const fairReleaseScript = fairLua + `if redis.call('GET', KEYS[1]) ~= ARGV[1] then
-  if redis.call('GET', KEYS[5]) == ARGV[1] then return 1 end
+  if ARGV[2] and redis.call('GET', KEYS[2]) == ARGV[2] then return 1 end
   return 0
 end
-redis.call('SET', KEYS[5], ARGV[1], 'PX', ARGV[2])
 if not handOn() then redis.call('DEL', KEYS[1]) end
 return 1
 `
@@ -288,19 +285,15 @@ var (
 )
 
 const (
-	minTTL            = time.Millisecond
-	tokenBytes        = 16
-	channelPrefix     = "safelock:released:"
-	ownChannelPrefix  = "safelock:waiter:"
-	fenceKeyPrefix    = "safelock:fence:"
-	queueKeyPrefix    = "safelock:queue:"
-	placesKeyPrefix   = "safelock:queue-places:"
-	releasedKeyPrefix = "safelock:released-token:"
-	waitingKeyPrefix  = "safelock:waiting:"
-	waitersKeyPrefix  = "safelock:waiters:"
-	// releasedTTL is how long a release is remembered: longer than go-redis
-	// keeps retrying one call.
-	releasedTTL = time.Minute
+	minTTL           = time.Millisecond
+	tokenBytes       = 16
+	channelPrefix    = "safelock:released:"
+	ownChannelPrefix = "safelock:waiter:"
+	fenceKeyPrefix   = "safelock:fence:"
+	queueKeyPrefix   = "safelock:queue:"
+	placesKeyPrefix  = "safelock:queue-places:"
+	waitingKeyPrefix = "safelock:waiting:"
+	waitersKeyPrefix = "safelock:waiters:"
 )
 
 // NewToken returns a random lock token: 128 bits from crypto/rand, encoded
@@ -376,7 +369,7 @@ func isNil(c any) bool {
 // keeps it ("{user:1}:lock" gives "safelock:fence:{user:1}:lock"), any other
 // key becomes the tag ("job" gives "safelock:fence:{job}").
 type keySet struct {
-	lock, fence, queue, places, channel, released, waiting, waiters string
+	lock, fence, queue, places, channel, waiting, waiters string
 }
 
 func lockKeys(key string) (keySet, error) {
@@ -391,14 +384,13 @@ func lockKeys(key string) (keySet, error) {
 		tagged = "{" + key + "}"
 	}
 	return keySet{
-		lock:     key,
-		fence:    fenceKeyPrefix + tagged,
-		queue:    queueKeyPrefix + tagged,
-		places:   placesKeyPrefix + tagged,
-		channel:  channelPrefix + key,
-		released: releasedKeyPrefix + tagged,
-		waiting:  waitingKeyPrefix + tagged,
-		waiters:  waitersKeyPrefix + tagged,
+		lock:    key,
+		fence:   fenceKeyPrefix + tagged,
+		queue:   queueKeyPrefix + tagged,
+		places:  placesKeyPrefix + tagged,
+		channel: channelPrefix + key,
+		waiting: waitingKeyPrefix + tagged,
+		waiters: waitersKeyPrefix + tagged,
 	}, nil
 }
 
