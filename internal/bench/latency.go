@@ -8,9 +8,11 @@ import (
 )
 
 // latency measures, for each implementation, uncontended acquire, renew and
-// release with one client, interleaved with PING and SET so the baseline
-// sees the same conditions; then a watchdog's renew margin; and once, plain
-// SET throughput with SetClients clients.
+// release with one client, interleaved op by op across implementations and
+// with PING and SET, so that every implementation and the baseline see the
+// same conditions (a machine whose speed drifts during the run shifts them
+// all alike); then a watchdog's renew margin; and once, plain SET
+// throughput with SetClients clients.
 func (r *runner) latency(ctx context.Context, rep *Report, lockers []Locker) error {
 	c := r.t.Client()
 	ping, set := NewHist(), NewHist()
@@ -18,58 +20,50 @@ func (r *runner) latency(ctx context.Context, rep *Report, lockers []Locker) err
 	if err := r.setThroughput(ctx, rep); err != nil {
 		return err
 	}
-	for _, l := range lockers {
-		r.progress("latency: " + l.Name())
-		acq, ren, rel, cyc := NewHist(), NewHist(), NewHist(), NewHist()
-		key := r.key(l.Name(), "lat")
-		before, beforeTrips := r.t.Commands.Load(), r.t.RoundTrips.Load()
-		for i := 0; i < r.cfg.Ops; i++ {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			t0 := time.Now()
-			if err := c.Ping(ctx).Err(); err != nil {
-				ping.Fail(Cause(err))
-			} else {
-				ping.Record(time.Since(t0))
-			}
-			t0 = time.Now()
-			if err := c.Set(ctx, r.key("set", i%64), "v", time.Minute).Err(); err != nil {
-				set.Fail(Cause(err))
-			} else {
-				set.Record(time.Since(t0))
-			}
-			t0 = time.Now()
-			lease, err := l.TryAcquire(ctx, key, r.cfg.TTL)
-			t1 := time.Now()
-			if err != nil {
-				acq.Fail(Cause(err))
-				continue
-			}
-			acq.Record(t1.Sub(t0))
-			if err := lease.Renew(ctx, r.cfg.TTL); err != nil {
-				ren.Fail(Cause(err))
-			} else {
-				ren.Record(time.Since(t1))
-			}
-			t2 := time.Now()
-			if err := lease.Release(ctx); err != nil {
-				rel.Fail(Cause(err))
-				continue
-			}
-			now := time.Now()
-			rel.Record(now.Sub(t2))
-			cyc.Record(now.Sub(t2) + t1.Sub(t0))
+	type impl struct {
+		l                   Locker
+		key                 string
+		acq, ren, rel, cyc  *Hist
+		commands, roundTrip int64
+	}
+	impls := make([]*impl, len(lockers))
+	for i, l := range lockers {
+		impls[i] = &impl{l: l, key: r.key(l.Name(), "lat"), acq: NewHist(), ren: NewHist(), rel: NewHist(), cyc: NewHist()}
+	}
+	r.progress("latency: interleaved")
+	for i := 0; i < r.cfg.Ops; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		cmds := float64(r.t.Commands.Load()-before) / float64(r.cfg.Ops)
-		trips := float64(r.t.RoundTrips.Load()-beforeTrips) / float64(r.cfg.Ops)
+		t0 := time.Now()
+		if err := c.Ping(ctx).Err(); err != nil {
+			ping.Fail(Cause(err))
+		} else {
+			ping.Record(time.Since(t0))
+		}
+		t0 = time.Now()
+		if err := c.Set(ctx, r.key("set", i%64), "v", time.Minute).Err(); err != nil {
+			set.Fail(Cause(err))
+		} else {
+			set.Record(time.Since(t0))
+		}
+		for k := range impls {
+			m := impls[(i+k)%len(impls)] // rotate, so no implementation always runs first
+			before, beforeTrips := r.t.Commands.Load(), r.t.RoundTrips.Load()
+			r.cycle(ctx, m.l, m.key, m.acq, m.ren, m.rel, m.cyc)
+			m.commands += r.t.Commands.Load() - before
+			m.roundTrip += r.t.RoundTrips.Load() - beforeTrips
+		}
+	}
+	for _, m := range impls {
 		res := &LatencyRes{
-			Impl: l.Name(), Acquire: acq.Op(), Release: rel.Op(), Renew: ren.Op(), Cycle: cyc.Op(),
-			CommandsPerCycle:   cmds - 2, // PING and SET of the baseline
-			RoundTripsPerCycle: trips - 2,
+			Impl: m.l.Name(), Acquire: m.acq.Op(), Release: m.rel.Op(), Renew: m.ren.Op(), Cycle: m.cyc.Op(),
+			CommandsPerCycle:   float64(m.commands) / float64(r.cfg.Ops),
+			RoundTripsPerCycle: float64(m.roundTrip) / float64(r.cfg.Ops),
 		}
-		if m, ok := r.renewMargin(ctx, l); ok {
-			res.RenewMargin = m.Op()
+		r.progress("latency: renew margin of " + m.l.Name())
+		if h, ok := r.renewMargin(ctx, m.l); ok {
+			res.RenewMargin = h.Op()
 			res.RenewTTL = int64(r.cfg.WatchdogTTL)
 		}
 		rep.Latency = append(rep.Latency, res)
@@ -77,6 +71,32 @@ func (r *runner) latency(ctx context.Context, rep *Report, lockers []Locker) err
 	rep.Base.Ping, rep.Base.Set = ping.Op(), set.Op()
 	rep.Base.RTT = rep.Base.Ping.P50
 	return nil
+}
+
+// cycle takes key with l, renews and releases it, recording each step and
+// the acquire+release cycle.
+func (r *runner) cycle(ctx context.Context, l Locker, key string, acq, ren, rel, cyc *Hist) {
+	t0 := time.Now()
+	lease, err := l.TryAcquire(ctx, key, r.cfg.TTL)
+	t1 := time.Now()
+	if err != nil {
+		acq.Fail(Cause(err))
+		return
+	}
+	acq.Record(t1.Sub(t0))
+	if err := lease.Renew(ctx, r.cfg.TTL); err != nil {
+		ren.Fail(Cause(err))
+	} else {
+		ren.Record(time.Since(t1))
+	}
+	t2 := time.Now()
+	if err := lease.Release(ctx); err != nil {
+		rel.Fail(Cause(err))
+		return
+	}
+	now := time.Now()
+	rel.Record(now.Sub(t2))
+	cyc.Record(now.Sub(t2) + t1.Sub(t0))
 }
 
 // renewMargin holds one lease with WatchdogTTL and renews it every TTL/3,

@@ -122,7 +122,7 @@ func TestLatencyOnRedisServer(t *testing.T) {
 	srv := redistest.Start(t)
 	tg := open(t, bench.Spec{Redis: []string{srv.URL()}})
 	rep := run(t, tg, adapters.All(), quick("latency"))
-	if rep.Base.RTT <= 0 || rep.Base.Ping.Count != int64(30*len(rep.Latency)) || rep.Base.SetRate <= 0 {
+	if rep.Base.RTT <= 0 || rep.Base.Ping.Count != 30 || rep.Base.SetRate <= 0 { // one PING per round of all implementations
 		t.Fatalf("baseline: %+v", rep.Base)
 	}
 	if len(rep.Latency) != len(adapters.All()) {
