@@ -41,6 +41,49 @@ func BenchmarkUncontended(b *testing.B) {
 	})
 	l := New(c)
 	defer func() { _ = l.Close() }()
+	// One cycle of each per iteration, in alternating order, so that both
+	// see the same machine: the ratio of their p50s is what the fence and
+	// the lease cost on top of the minimal lock.
+	b.Run("interleaved", func(b *testing.B) {
+		release := redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`)
+		minimal := func() {
+			token := NewToken()
+			if ok, err := c.SetNX(ctx, "minimal", token, time.Second).Result(); err != nil || !ok {
+				b.Fatal(ok, err)
+			}
+			if n, err := release.Run(ctx, c, []string{"minimal"}, token).Int(); err != nil || n != 1 {
+				b.Fatal(n, err)
+			}
+		}
+		safelock := func() {
+			lease, err := l.TryAcquire(ctx, "bench", time.Second)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := lease.Release(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		minimal()
+		safelock()
+		var mins, sls []time.Duration
+		for i := 0; b.Loop(); i++ {
+			for k := range 2 {
+				t0 := time.Now()
+				if (i+k)%2 == 0 {
+					minimal()
+					mins = append(mins, time.Since(t0))
+				} else {
+					safelock()
+					sls = append(sls, time.Since(t0))
+				}
+			}
+		}
+		m, s := percentile(mins, 0.5), percentile(sls, 0.5)
+		b.ReportMetric(float64(m)/1e3, "minimal-p50-µs")
+		b.ReportMetric(float64(s)/1e3, "safelock-p50-µs")
+		b.ReportMetric(float64(s)/float64(m), "ratio")
+	})
 	b.Run("TryAcquire+Release", func(b *testing.B) {
 		serverLoop(b, c, func() {
 			lease, err := l.TryAcquire(ctx, "bench", time.Second)

@@ -20,7 +20,11 @@ type Lease struct {
 	mu       sync.Mutex
 	ttl      time.Duration
 	deadline time.Time   // safe deadline, on the monotonic clock
-	timer    *time.Timer // declares the lease lost at deadline
+	// timer declares the lease lost at deadline; it is started by the
+	// first Done (a lease nobody watches needs none: Err looks at the
+	// clock), which keeps a runtime timer, and the wake-up of the
+	// network poller it can cost, off the uncontended path.
+	timer *time.Timer
 	err      error       // why done is closed; nil while held
 	released bool
 
@@ -30,9 +34,6 @@ type Lease struct {
 
 func newLease(l *Locker, ks keySet, token string, fence int64, ttl time.Duration, deadline time.Time) *Lease {
 	lease := &Lease{locker: l, keys: ks, token: token, fence: fence, done: make(chan struct{}), ttl: ttl, deadline: deadline}
-	lease.mu.Lock() // the timer may fire at once, on a slow machine
-	lease.timer = time.AfterFunc(time.Until(deadline), lease.deadlinePassed)
-	lease.mu.Unlock()
 	if l.opts.autoRenew {
 		lease.startWatchdog()
 	}
@@ -57,6 +58,11 @@ func (l *Lease) Fence() int64 { return l.fence }
 // safe deadline, as seen by anyone who looks after it passed.
 func (l *Lease) Done() <-chan struct{} {
 	l.deadlinePassed()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.timer == nil && l.err == nil {
+		l.timer = time.AfterFunc(time.Until(l.deadline), l.deadlinePassed)
+	}
 	return l.done
 }
 
@@ -167,7 +173,9 @@ func (l *Lease) Renew(ctx context.Context, ttl time.Duration) error {
 		return l.err
 	}
 	l.ttl, l.deadline = ttl, deadline
-	l.timer.Reset(time.Until(deadline))
+	if l.timer != nil {
+		l.timer.Reset(time.Until(deadline))
+	}
 	return nil
 }
 
@@ -188,7 +196,9 @@ func (l *Lease) finishLocked(err error) {
 		return
 	}
 	l.err = err
-	l.timer.Stop()
+	if l.timer != nil {
+		l.timer.Stop()
+	}
 	close(l.done)
 	if l.stopWatchdog != nil {
 		l.stopWatchdog()
