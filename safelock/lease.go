@@ -19,13 +19,13 @@ type Lease struct {
 
 	mu       sync.Mutex
 	ttl      time.Duration
-	deadline time.Time   // safe deadline, on the monotonic clock
+	deadline time.Time // safe deadline, on the monotonic clock
 	// timer declares the lease lost at deadline; it is started by the
 	// first Done (a lease nobody watches needs none: Err looks at the
 	// clock), which keeps a runtime timer, and the wake-up of the
 	// network poller it can cost, off the uncontended path.
-	timer *time.Timer
-	err      error       // why done is closed; nil while held
+	timer    *time.Timer
+	err      error // why done is closed; nil while held
 	released bool
 
 	stopWatchdog context.CancelFunc // nil without a watchdog
