@@ -15,6 +15,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,11 +28,13 @@ import (
 
 	"github.com/locklint/locklint/internal/bench"
 	"github.com/locklint/locklint/internal/bench/adapters"
+	"github.com/locklint/locklint/internal/bench/lab"
 	"github.com/redis/go-redis/v9"
 	"golang.org/x/term"
 )
 
 func main() {
+	lab.MaybeWorker() // a holder process of the safety lab, started by lockbench lab
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -61,9 +64,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// go-redis logs dial failures on its own; lockbench reports them once.
 	redis.SetLogger(quiet{})
 	var err error
-	if len(args) > 0 && args[0] == "merge" {
+	switch {
+	case len(args) > 0 && args[0] == "merge":
 		err = runMerge(args[1:], stdout, stderr)
-	} else {
+	case len(args) > 0 && args[0] == "lab":
+		err = runLab(ctx, args[1:], stdout, stderr)
+	default:
 		err = runBench(ctx, args, stdout, stderr)
 	}
 	switch {
@@ -336,6 +342,7 @@ func boolCount(bs ...bool) int {
 func printUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "usage: lockbench [flags]            measure locks (embedded miniredis unless --redis, --cluster or --spawn)")
 	fmt.Fprintln(w, "       lockbench merge [flags] a.json b.json ...   merge JSON reports")
+	fmt.Fprintln(w, "       lockbench lab [flags]        safety lab: holder processes paused, killed, and Redis restarted (lockbench lab -h)")
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
@@ -389,4 +396,68 @@ func progressBar(w io.Writer) (prog bench.Progress, stop func()) {
 		fmt.Fprint(w, "\r"+strings.Repeat(" ", 101)+"\r")
 	}
 	return prog, stop
+}
+
+// runLab is "lockbench lab": the safety lab with real processes and real
+// faults against a spawned redis-server, or, with --check, the checker
+// run again on a saved run's histories.
+func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("lockbench lab", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfg := lab.Config{}
+	impls := fs.String("impl", "safelock,redislock,redsync,rueidislock,minimal,naive", "implementations to put through the faults")
+	faults := fs.String("faults", "pause,crash,restart", "fault kinds the schedule cycles through: pause, crash, restart")
+	fs.IntVar(&cfg.Processes, "processes", 4, "holder processes per scenario")
+	fs.DurationVar(&cfg.Duration, "duration", 5*time.Second, "length of each scenario")
+	fs.DurationVar(&cfg.TTL, "ttl", 100*time.Millisecond, "lock TTL")
+	fs.DurationVar(&cfg.Hold, "hold", 20*time.Millisecond, "time in the critical section between the read and the write")
+	fs.DurationVar(&cfg.Pause, "pause", 400*time.Millisecond, "how long a paused holder stays stopped (longer than --ttl)")
+	fs.DurationVar(&cfg.Every, "every", 700*time.Millisecond, "one fault this often")
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the fault schedule (which kind first, which holder)")
+	jsonOut := fs.String("json", "", "write the result with every raw history as JSON to `file` (- for stdout)")
+	check := fs.String("check", "", "run the checker again on the histories of a saved JSON `file` instead of a new run")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, "usage: lockbench lab [flags]   (needs redis-server on PATH)")
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usagef("lab: unexpected argument %q", fs.Arg(0))
+	}
+	var res *lab.Result
+	if *check != "" {
+		f, err := os.Open(*check)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		res = &lab.Result{}
+		if err := json.NewDecoder(f).Decode(res); err != nil {
+			return fmt.Errorf("%s: %w", *check, err)
+		}
+		for i := range res.Scenarios {
+			res.Scenarios[i].Verdict = lab.Check(res.Scenarios[i].History)
+		}
+	} else {
+		cfg.Impls = splitList(*impls)
+		cfg.Faults = splitList(*faults)
+		cfg.Progress = func(s string) { fmt.Fprintln(stderr, s) }
+		var err error
+		if res, err = lab.Run(ctx, cfg); err != nil {
+			return err
+		}
+	}
+	if *jsonOut != "" {
+		if err := writeFile(*jsonOut, stdout, res.WriteJSON); err != nil {
+			return err
+		}
+		if *jsonOut == "-" {
+			return nil
+		}
+	}
+	return res.WriteText(stdout)
 }

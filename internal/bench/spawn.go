@@ -56,6 +56,32 @@ func spawnOnce(ctx context.Context, bin string) (*Spawned, error) {
 	if err != nil {
 		return nil, err
 	}
+	return start(ctx, bin, port, dir)
+}
+
+// Restart kills the server and starts it again on the same port, without
+// persistence: every key is gone, as after a crash of a server that keeps
+// nothing on disk.
+func (s *Spawned) Restart(ctx context.Context) error {
+	select {
+	case <-s.exited:
+	default:
+		_ = s.cmd.Process.Kill()
+		<-s.exited
+	}
+	_, port, _ := net.SplitHostPort(s.Addr)
+	p, _ := strconv.Atoi(port)
+	n, err := start(ctx, s.Binary, p, s.dir)
+	if err != nil {
+		return fmt.Errorf("restart redis-server: %w", err)
+	}
+	*s = *n
+	return nil
+}
+
+// start runs redis-server on port with its files in dir, and waits until
+// it answers; on failure dir is removed.
+func start(ctx context.Context, bin string, port int, dir string) (*Spawned, error) {
 	logf, err := os.Create(filepath.Join(dir, "redis.log"))
 	if err != nil {
 		_ = os.RemoveAll(dir)
