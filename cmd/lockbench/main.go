@@ -406,7 +406,7 @@ func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.SetOutput(io.Discard)
 	cfg := lab.Config{}
 	impls := fs.String("impl", "safelock,redislock,redsync,rueidislock,minimal,naive", "implementations to put through the faults")
-	faults := fs.String("faults", "pause,crash,restart", "fault kinds the schedule cycles through: pause, crash, restart")
+	faults := fs.String("faults", "pause,crash,restart", "fault kinds, a scenario each: pause, crash, restart")
 	fs.IntVar(&cfg.Processes, "processes", 4, "holder processes per scenario")
 	fs.DurationVar(&cfg.Duration, "duration", 5*time.Second, "length of each scenario")
 	fs.DurationVar(&cfg.TTL, "ttl", 100*time.Millisecond, "lock TTL")

@@ -35,14 +35,14 @@ type Config struct {
 	TTL       time.Duration
 	Hold      time.Duration // time inside the critical section between read and write
 	Pause     time.Duration // how long a paused holder stays stopped; longer than TTL
-	Faults    []string      // the kinds the schedule cycles through
+	Faults    []string      // fault kinds, one scenario each
 	Every     time.Duration // one fault this often
-	Seed      uint64        // makes the schedule (order of kinds, holders hit) repeatable
+	Seed      uint64        // makes the schedule (the holders hit) repeatable
 	Progress  func(string)  // optional
 }
 
 // Scenario is one implementation, with the fence checked or not, under
-// the fault schedule.
+// one kind of fault, injected every Config.Every.
 type Scenario struct {
 	History History        `json:"history"`
 	Verdict Verdict        `json:"verdict"`
@@ -63,6 +63,8 @@ func (c *Config) check() error {
 	switch {
 	case len(c.Impls) == 0:
 		return errors.New("lab: no implementation")
+	case len(c.Faults) == 0:
+		return errors.New("lab: no fault kind")
 	case c.Processes < 2:
 		return fmt.Errorf("lab: %d processes; need at least 2", c.Processes)
 	case c.TTL <= 0 || c.Hold <= 0 || c.Duration <= 0 || c.Every <= 0:
@@ -83,9 +85,10 @@ func (c *Config) check() error {
 	return nil
 }
 
-// Run spawns a redis-server and runs every implementation's scenarios
-// (without the fence checked, and with it for implementations that issue
-// fences) one after another, each with fresh keys and a fresh resource.
+// Run spawns a redis-server and runs, one after another, a scenario for
+// every implementation, fault kind, and the fence unchecked and (for
+// implementations that issue fences) checked, each with fresh keys and a
+// fresh resource.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
@@ -101,27 +104,31 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	defer func() { _ = os.RemoveAll(dir) }()
 	res := &Result{Processes: cfg.Processes, TTL: cfg.TTL, Pause: cfg.Pause, Hold: cfg.Hold, Seed: cfg.Seed}
-	n := 0
+	fences := map[string]bool{}
 	for _, impl := range cfg.Impls {
-		fences, err := issuesFences(ctx, srv.Addr, impl)
-		if err != nil {
+		if fences[impl], err = issuesFences(ctx, srv.Addr, impl); err != nil {
 			return nil, err
 		}
-		for _, fenced := range []bool{false, true} {
-			if fenced && !fences {
-				continue
+	}
+	n := 0
+	for _, kind := range cfg.Faults {
+		for _, impl := range cfg.Impls {
+			for _, fenced := range []bool{false, true} {
+				if fenced && !fences[impl] {
+					continue
+				}
+				n++
+				sc := &scenario{cfg: cfg, srv: srv, impl: impl, fenced: fenced, kind: kind, index: n,
+					db: filepath.Join(dir, fmt.Sprintf("%d-%s-%s-%t.db", n, impl, kind, fenced))}
+				if cfg.Progress != nil {
+					cfg.Progress(fmt.Sprintf("lab: %s, %s, fence checked %t", kind, impl, fenced))
+				}
+				out, err := sc.run(ctx)
+				if err != nil {
+					return nil, fmt.Errorf("lab: %s (%s, fence %t): %w", impl, kind, fenced, err)
+				}
+				res.Scenarios = append(res.Scenarios, *out)
 			}
-			n++
-			sc := &scenario{cfg: cfg, srv: srv, impl: impl, fenced: fenced, index: n,
-				db: filepath.Join(dir, fmt.Sprintf("%s-%t.db", impl, fenced))}
-			if cfg.Progress != nil {
-				cfg.Progress(fmt.Sprintf("lab: %s, fence checked %t", impl, fenced))
-			}
-			out, err := sc.run(ctx)
-			if err != nil {
-				return nil, fmt.Errorf("lab: %s (fence %t): %w", impl, fenced, err)
-			}
-			res.Scenarios = append(res.Scenarios, *out)
 		}
 	}
 	return res, nil
@@ -155,6 +162,7 @@ type scenario struct {
 	srv    *bench.Spawned
 	impl   string
 	fenced bool
+	kind   string // the fault this scenario injects
 	index  int
 	db     string
 
@@ -308,10 +316,8 @@ func (s *scenario) killAll() {
 // the faults it injected, in order.
 func (s *scenario) inject(ctx context.Context) []Fault {
 	rng := rand.New(rand.NewPCG(s.cfg.Seed, uint64(s.index)))
-	kinds := slices.Clone(s.cfg.Faults)
-	rng.Shuffle(len(kinds), func(i, j int) { kinds[i], kinds[j] = kinds[j], kinds[i] })
 	var faults []Fault
-	for i := 0; len(kinds) > 0; i++ {
+	for i := 0; ; i++ {
 		at := s.start.Add(time.Duration(i+1) * s.cfg.Every)
 		if at.Add(s.cfg.Pause).After(s.until) {
 			break
@@ -319,7 +325,7 @@ func (s *scenario) inject(ctx context.Context) []Fault {
 		if bench.Sleep(ctx, time.Until(at)) != nil {
 			break
 		}
-		if f, ok := s.fault(ctx, kinds[i%len(kinds)], rng); ok {
+		if f, ok := s.fault(ctx, s.kind, rng); ok {
 			faults = append(faults, f)
 		}
 	}
