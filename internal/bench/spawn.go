@@ -21,6 +21,7 @@ const spawnTimeout = 10 * time.Second
 type Spawned struct {
 	Addr   string
 	Binary string
+	args   []string // beyond the defaults, kept for Restart
 	cmd    *exec.Cmd
 	dir    string
 	exited chan struct{}
@@ -28,15 +29,15 @@ type Spawned struct {
 
 // Spawn starts redis-server from PATH on a free loopback port, with
 // persistence off and its files in a temporary directory, and waits until
-// it answers PING.
-func Spawn(ctx context.Context) (*Spawned, error) {
+// it answers PING. args are passed on (for example --replicaof host port).
+func Spawn(ctx context.Context, args ...string) (*Spawned, error) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		return nil, errors.New("--spawn: redis-server not found on PATH (install the Debian package redis-server)")
 	}
 	var last error
 	for attempt := 0; attempt < 3; attempt++ {
-		s, err := spawnOnce(ctx, bin)
+		s, err := spawnOnce(ctx, bin, args)
 		if err == nil {
 			return s, nil
 		}
@@ -45,7 +46,7 @@ func Spawn(ctx context.Context) (*Spawned, error) {
 	return nil, fmt.Errorf("--spawn: %w", last)
 }
 
-func spawnOnce(ctx context.Context, bin string) (*Spawned, error) {
+func spawnOnce(ctx context.Context, bin string, args []string) (*Spawned, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -56,7 +57,7 @@ func spawnOnce(ctx context.Context, bin string) (*Spawned, error) {
 	if err != nil {
 		return nil, err
 	}
-	return start(ctx, bin, port, dir)
+	return start(ctx, bin, port, dir, args)
 }
 
 // Restart kills the server and starts it again on the same port, without
@@ -71,7 +72,7 @@ func (s *Spawned) Restart(ctx context.Context) error {
 	}
 	_, port, _ := net.SplitHostPort(s.Addr)
 	p, _ := strconv.Atoi(port)
-	n, err := start(ctx, s.Binary, p, s.dir)
+	n, err := start(ctx, s.Binary, p, s.dir, s.args)
 	if err != nil {
 		return fmt.Errorf("restart redis-server: %w", err)
 	}
@@ -81,22 +82,22 @@ func (s *Spawned) Restart(ctx context.Context) error {
 
 // start runs redis-server on port with its files in dir, and waits until
 // it answers; on failure dir is removed.
-func start(ctx context.Context, bin string, port int, dir string) (*Spawned, error) {
+func start(ctx context.Context, bin string, port int, dir string, args []string) (*Spawned, error) {
 	logf, err := os.Create(filepath.Join(dir, "redis.log"))
 	if err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	cmd := exec.Command(bin,
+	cmd := exec.Command(bin, append([]string{
 		"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--dir", dir,
-		"--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "no")
+		"--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "no"}, args...)...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		_ = logf.Close()
 		_ = os.RemoveAll(dir)
 		return nil, err
 	}
-	s := &Spawned{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), Binary: bin, cmd: cmd, dir: dir, exited: make(chan struct{})}
+	s := &Spawned{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), Binary: bin, args: args, cmd: cmd, dir: dir, exited: make(chan struct{})}
 	go func() {
 		_ = cmd.Wait()
 		_ = logf.Close()

@@ -168,6 +168,19 @@ func (p *Proxy) Held() int {
 	return p.held
 }
 
+// Retarget points new connections at target (host:port) and cuts the open
+// ones, as a failover does to clients that reach the primary through a
+// fixed address (a virtual IP, a proxy that follows Sentinel).
+func (p *Proxy) Retarget(target string) (int, error) {
+	if _, _, err := net.SplitHostPort(target); err != nil {
+		return 0, fmt.Errorf("faultproxy: target %q: %w", target, err)
+	}
+	p.mu.Lock()
+	p.target = target
+	p.mu.Unlock()
+	return p.Cut(), nil
+}
+
 // Cut closes every open connection, on both sides. The proxy keeps
 // accepting new connections (stalled ones if Stall is in effect).
 // It returns the number of connections it closed.
@@ -244,7 +257,10 @@ func (p *Proxy) serve(l *link) {
 	defer p.wg.Done()
 	defer p.forget(l)
 	d := net.Dialer{Timeout: dialTimeout}
-	s, err := d.DialContext(p.ctx, "tcp", p.target)
+	p.mu.Lock()
+	target := p.target
+	p.mu.Unlock()
+	s, err := d.DialContext(p.ctx, "tcp", target)
 	if err != nil {
 		l.close()
 		return

@@ -426,3 +426,34 @@ func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.Is(err, os.ErrDeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
 }
+
+// TestRetarget: after Retarget the open connections are cut and new ones
+// reach the new target, whose lines arrive there and not at the old one.
+func TestRetarget(t *testing.T) {
+	old, next := startEcho(t), startEcho(t)
+	p := startProxy(t, old.addr())
+	c := dial(t, p.Addr())
+	c.roundTrip("before")
+	if got := <-old.got; got != "before\n" {
+		t.Fatalf("old target got %q", got)
+	}
+	if n, err := p.Retarget(next.addr()); err != nil || n != 1 {
+		t.Fatalf("Retarget = %d, %v; want 1 connection cut", n, err)
+	}
+	if line, err := c.recv(wait); err == nil || isTimeout(err) {
+		t.Fatalf("old connection after Retarget: got %q, %v; want it closed", line, err)
+	}
+	c = dial(t, p.Addr())
+	c.roundTrip("after")
+	if got := <-next.got; got != "after\n" {
+		t.Fatalf("new target got %q", got)
+	}
+	select {
+	case got := <-old.got:
+		t.Fatalf("old target got %q after Retarget", got)
+	default:
+	}
+	if _, err := p.Retarget("no port"); err == nil {
+		t.Fatal("Retarget to a bad address succeeded")
+	}
+}

@@ -37,6 +37,20 @@ var SafelockFair = bench.Factory{
 	},
 }
 
+// SafelockReplicaAck is safelock WithReplicaAck(1, 100ms): a grant (and a
+// renew) counts only once a replica has it. It needs a replica, so it is
+// not in All: the safety lab puts it through failovers.
+var SafelockReplicaAck = bench.Factory{
+	Name:  "safelock-ack",
+	About: "safelock WithReplicaAck(1, 100ms): grants wait for one replica",
+	New: func(t *bench.Target) (bench.Locker, error) {
+		if len(t.Clients) > 1 {
+			return nil, fmt.Errorf("safelock-ack: %w with Redlock", bench.ErrUnsupported)
+		}
+		return newSafelock("safelock-ack", t, safelock.WithReplicaAck(1, 100*time.Millisecond))
+	},
+}
+
 func newSafelock(name string, t *bench.Target, opts ...safelock.Option) (bench.Locker, error) {
 	var l *safelock.Locker
 	if len(t.Clients) > 1 {

@@ -73,8 +73,9 @@ type Verdict struct {
 	Writes   int `json:"writes"`
 	Accepted int `json:"accepted"`
 	// StaleAccepted counts writes the resource accepted although it had
-	// already accepted a write of a newer grant: a holder that lost the
-	// lock wrote over its successor.
+	// already accepted a write of a newer grant (or of another grant with
+	// the same Order): a holder that lost the lock wrote over its
+	// successor.
 	StaleAccepted int `json:"stale_accepted"`
 	// StaleRejected counts such writes the resource refused (the fence at
 	// work); Refused counts other refused writes.
@@ -96,48 +97,96 @@ type Verdict struct {
 	Recovery []time.Duration `json:"recovery_ns"`
 }
 
+// Outcome is what the checker made of one write.
+type Outcome int
+
+// Outcomes, one per write or claim.
+const (
+	Accepted      Outcome = iota // a fresh write, based on the current value
+	StaleAccepted                // accepted after a newer grant's write or claim
+	Overlap                      // accepted, fresh, but based on a replaced value
+	StaleRefused                 // refused: a newer grant had written or claimed
+	Refused                      // refused for another reason
+	Claimed                      // a claim accepted
+	ClaimRefused                 // a claim refused
+)
+
+// Classify returns the writes in the resource's order with the outcome of
+// each. A stale write accepted is counted as stale even when its read was
+// also replaced.
+func Classify(h History) ([]Write, []Outcome) {
+	writes := slices.Clone(h.Writes)
+	slices.SortStableFunc(writes, func(a, b Write) int { return cmp.Compare(a.Seq, b.Seq) })
+	out := make([]Outcome, len(writes))
+	var (
+		newest      int64  // highest Order among accepted writes and claims so far
+		newestToken string // the grant that has it
+		written     bool   // any accepted yet
+		value       = h.Initial
+	)
+	for i, w := range writes {
+		// An equal Order from another grant is a duplicate (a fence issued
+		// twice, after a failover that lost the counter's last INCRs).
+		stale := written && (w.Order < newest || w.Order == newest && w.Token != newestToken)
+		switch {
+		case w.Claim && !w.Accepted:
+			out[i] = ClaimRefused
+		case w.Claim:
+			out[i] = Claimed
+		case !w.Accepted && stale:
+			out[i] = StaleRefused
+		case !w.Accepted:
+			out[i] = Refused
+		case stale:
+			out[i] = StaleAccepted
+		case w.Read != value:
+			out[i] = Overlap
+		default:
+			out[i] = Accepted
+		}
+		if !w.Accepted {
+			continue
+		}
+		if !w.Claim {
+			value = w.Wrote
+		}
+		if !written || w.Order > newest {
+			newest, newestToken, written = w.Order, w.Token, true
+		}
+	}
+	return writes, out
+}
+
 // Check computes the verdict of a history.
 func Check(h History) Verdict {
 	v := Verdict{Grants: len(h.Grants)}
-	writes := slices.Clone(h.Writes)
-	slices.SortStableFunc(writes, func(a, b Write) int { return cmp.Compare(a.Seq, b.Seq) })
-	var (
-		newest  int64 // highest Order among accepted writes so far
-		written bool  // any write accepted yet
-		value   = h.Initial
-	)
-	for _, w := range writes {
-		stale := written && w.Order < newest
-		if w.Claim {
-			v.Claims++
-			if !w.Accepted {
-				v.ClaimsRefused++
-			} else if !written || w.Order > newest {
-				newest, written = w.Order, true
-			}
-			continue
+	writes, outcomes := Classify(h)
+	for i, o := range outcomes {
+		if !writes[i].Claim {
+			v.Writes++
 		}
-		v.Writes++
-		if !w.Accepted {
-			if stale {
-				v.StaleRejected++
-			} else {
-				v.Refused++
-			}
-			continue
-		}
-		v.Accepted++
-		if stale {
+		switch o {
+		case Accepted:
+			v.Accepted++
+		case StaleAccepted:
+			v.Accepted++
 			v.StaleAccepted++
-		}
-		if w.Read != value {
+			if writes[i].Read != valueBefore(h, writes, i) {
+				v.Overlaps++
+			}
+		case Overlap:
+			v.Accepted++
 			v.Overlaps++
+		case StaleRefused:
+			v.StaleRejected++
+		case Refused:
+			v.Refused++
+		case Claimed:
+			v.Claims++
+		case ClaimRefused:
+			v.Claims++
+			v.ClaimsRefused++
 		}
-		value = w.Wrote
-		if !written || w.Order > newest {
-			newest = w.Order
-		}
-		written = true
 	}
 	v.LostUpdates = int64(v.Accepted) - (h.Final - h.Initial)
 	grants := slices.Clone(h.Grants)
@@ -154,4 +203,14 @@ func Check(h History) Verdict {
 		v.Recovery = append(v.Recovery, grants[i].Granted-f.At)
 	}
 	return v
+}
+
+// valueBefore is the resource's value just before writes[i] landed.
+func valueBefore(h History, writes []Write, i int) int64 {
+	for j := i - 1; j >= 0; j-- {
+		if writes[j].Accepted && !writes[j].Claim {
+			return writes[j].Wrote
+		}
+	}
+	return h.Initial
 }

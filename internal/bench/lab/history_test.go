@@ -3,6 +3,7 @@ package lab
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -110,6 +111,19 @@ func TestCheck(t *testing.T) {
 				Write{Holder: 1, Order: 1, Claim: true}),
 		},
 		want: Verdict{Grants: 2, Writes: 2, Accepted: 1, StaleRejected: 1, Claims: 3, ClaimsRefused: 1},
+	}, {
+		// A failover that lost the counter's last INCR issues a fence
+		// again: the second grant with it is a duplicate, refused as stale.
+		name: "fence issued twice",
+		h: History{Fenced: true, Initial: 0, Final: 1,
+			Grants: []Grant{{Holder: 1, Order: 40, Token: "a", Granted: 1 * ms}, {Holder: 2, Order: 40, Token: "b", Granted: 9 * ms}},
+			Writes: seqWrites(
+				Write{Holder: 1, Order: 40, Token: "a", Claim: true, Accepted: true},
+				Write{Holder: 2, Order: 40, Token: "b", Claim: true},
+				Write{Holder: 2, Order: 40, Token: "b", Read: 0, Wrote: 1},
+				Write{Holder: 1, Order: 40, Token: "a", Read: 0, Wrote: 1, Accepted: true}),
+		},
+		want: Verdict{Grants: 2, Writes: 2, Accepted: 1, StaleRejected: 1, Claims: 2, ClaimsRefused: 1},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Check(tc.h)
@@ -158,5 +172,28 @@ func TestHistoryJSON(t *testing.T) {
 	}
 	if !verdictEqual(Check(back), Check(h)) || back.Grants[0] != h.Grants[0] || back.Writes[0] != h.Writes[0] || back.Faults[0] != h.Faults[0] {
 		t.Fatalf("round trip changed the history: %+v", back)
+	}
+}
+
+// TestWriteHTML: the page has a timeline per scenario with each write
+// drawn in the colour of its outcome, and the faults.
+func TestWriteHTML(t *testing.T) {
+	h := History{Impl: "safelock", Initial: 5, Final: 6,
+		Grants: []Grant{{Holder: 1, Order: 1, Granted: 1 * ms}, {Holder: 2, Order: 2, Granted: 60 * ms}},
+		Writes: seqWrites(
+			Write{Holder: 2, Order: 2, Read: 5, Wrote: 6, Accepted: true, At: 70 * ms},
+			Write{Holder: 1, Order: 1, Read: 5, Wrote: 6, Accepted: true, At: 210 * ms}),
+		Faults: []Fault{{Kind: Pause, Holder: 1, At: 2 * ms, Until: 200 * ms}},
+	}
+	res := &Result{Processes: 2, TTL: 50 * ms, Scenarios: []Scenario{{History: h, Verdict: Check(h)}}}
+	var b strings.Builder
+	if err := res.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{"<h2>safelock, fence off, 1 pause</h2>", `fill="` + colour[StaleAccepted] + `"><title>stale write accepted`, `fill="` + colour[Accepted] + `"><title>write accepted`, "<title>pause at 2ms, until 200ms</title>", "</svg>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/locklint/locklint/internal/bench"
+	"github.com/locklint/locklint/internal/bench/adapters"
 )
 
 // Fault kinds.
@@ -25,6 +26,10 @@ const (
 	Pause   = "pause"   // SIGSTOP a holder inside its critical section for longer than the TTL, then SIGCONT
 	Crash   = "crash"   // SIGKILL a holder inside its critical section (a new process takes its slot)
 	Restart = "restart" // restart redis-server without persistence while the lock is held
+	// Failover: kill a primary right after an acquire its replica has not
+	// received (replication stalled), promote the replica, point the
+	// clients at it.
+	Failover = "failover"
 )
 
 // Config is one lab run.
@@ -34,11 +39,15 @@ type Config struct {
 	Duration  time.Duration // per scenario
 	TTL       time.Duration
 	Hold      time.Duration // time inside the critical section between read and write
-	Pause     time.Duration // how long a paused holder stays stopped; longer than TTL
-	Faults    []string      // fault kinds, one scenario each
-	Every     time.Duration // one fault this often
-	Seed      uint64        // makes the schedule (the holders hit) repeatable
-	Progress  func(string)  // optional
+	// FailoverHold is Hold in failover scenarios: a double grant after a
+	// failover shows only when a section outlasts the failover and the
+	// clients' reconnection, as sections of seconds-long jobs do.
+	FailoverHold time.Duration
+	Pause        time.Duration // how long a paused holder stays stopped; longer than TTL
+	Faults       []string      // fault kinds, one scenario each
+	Every        time.Duration // one fault this often
+	Seed         uint64        // makes the schedule (the holders hit) repeatable
+	Progress     func(string)  // optional
 }
 
 // Scenario is one implementation, with the fence checked or not, under
@@ -69,12 +78,14 @@ func (c *Config) check() error {
 		return fmt.Errorf("lab: %d processes; need at least 2", c.Processes)
 	case c.TTL <= 0 || c.Hold <= 0 || c.Duration <= 0 || c.Every <= 0:
 		return errors.New("lab: ttl, hold, duration and fault interval must be positive")
+	case c.FailoverHold <= 0 && slices.Contains(c.Faults, Failover):
+		return errors.New("lab: the failover hold must be positive")
 	case c.Pause <= c.TTL:
 		return fmt.Errorf("lab: pause %v must be longer than the ttl %v", c.Pause, c.TTL)
 	}
 	for _, f := range c.Faults {
-		if f != Pause && f != Crash && f != Restart {
-			return fmt.Errorf("lab: unknown fault %q (pause, crash, restart)", f)
+		if f != Pause && f != Crash && f != Restart && f != Failover {
+			return fmt.Errorf("lab: unknown fault %q (pause, crash, restart, failover)", f)
 		}
 	}
 	for _, name := range c.Impls {
@@ -106,15 +117,19 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res := &Result{Processes: cfg.Processes, TTL: cfg.TTL, Pause: cfg.Pause, Hold: cfg.Hold, Seed: cfg.Seed}
 	fences := map[string]bool{}
 	for _, impl := range cfg.Impls {
-		if fences[impl], err = issuesFences(ctx, srv.Addr, impl); err != nil {
+		probe := impl
+		if impl == adapters.SafelockReplicaAck.Name {
+			probe = adapters.Safelock.Name // WAIT needs a replica; same fences
+		}
+		if fences[impl], err = issuesFences(ctx, srv.Addr, probe); err != nil {
 			return nil, err
 		}
 	}
 	n := 0
 	for _, kind := range cfg.Faults {
-		for _, impl := range cfg.Impls {
+		for _, impl := range implsFor(kind, cfg.Impls) {
 			for _, fenced := range []bool{false, true} {
-				if fenced && !fences[impl] {
+				if fenced && !fences[impl] && impl != adapters.SafelockReplicaAck.Name {
 					continue
 				}
 				n++
@@ -132,6 +147,33 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// ttl is the lock ttl of the scenario: in a failover scenario longer than
+// its sections, so that a section outlasts the failover without outlasting
+// its own lease.
+func (s *scenario) ttl() time.Duration {
+	if s.kind == Failover {
+		return max(s.cfg.TTL, 4*s.cfg.FailoverHold)
+	}
+	return s.cfg.TTL
+}
+
+// implsFor lists the implementations a fault kind puts through: a
+// failover also takes safelock with WithReplicaAck (when safelock is
+// listed), which the other faults, on a server without replicas, cannot.
+func implsFor(kind string, impls []string) []string {
+	ack := adapters.SafelockReplicaAck.Name
+	var out []string
+	for _, impl := range impls {
+		if impl != ack || kind == Failover {
+			out = append(out, impl)
+		}
+	}
+	if kind == Failover && slices.Contains(impls, adapters.Safelock.Name) && !slices.Contains(impls, ack) {
+		out = append(out, ack)
+	}
+	return out
 }
 
 func issuesFences(ctx context.Context, addr, impl string) (bool, error) {
@@ -165,6 +207,9 @@ type scenario struct {
 	kind   string // the fault this scenario injects
 	index  int
 	db     string
+	topo   *replicated // the failover scenario's primary and replica
+
+	nextGranted chan struct{} // closed at the next grant event (failover waits on it)
 
 	start, until time.Time
 
@@ -190,6 +235,12 @@ func (s *scenario) run(ctx context.Context) (*Scenario, error) {
 		return nil, err
 	}
 	defer func() { _ = db.Close() }()
+	if s.kind == Failover {
+		if s.topo, err = newReplicated(ctx); err != nil {
+			return nil, err
+		}
+		defer s.topo.close()
+	}
 	s.procs, s.holder, s.errs = map[int]*proc{}, map[int64]int{}, map[string]int{}
 	s.start = time.Now()
 	s.until = s.start.Add(s.cfg.Duration)
@@ -250,6 +301,32 @@ func (s *scenario) orders() map[int64]int64 {
 	return out
 }
 
+func (s *scenario) hold() time.Duration {
+	if s.kind == Failover {
+		return s.cfg.FailoverHold
+	}
+	return s.cfg.Hold
+}
+
+// redisAddr is where the workers reach Redis: the spawned server, or the
+// failover topology's front proxy.
+func (s *scenario) redisAddr() string {
+	if s.topo != nil {
+		return s.topo.front.Addr()
+	}
+	return s.srv.Addr
+}
+
+// granted returns a channel closed at the next grant any holder reports.
+func (s *scenario) granted() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.nextGranted == nil {
+		s.nextGranted = make(chan struct{})
+	}
+	return s.nextGranted
+}
+
 // spawn starts the worker process for a holder slot.
 func (s *scenario) spawn(holder, gen int) error {
 	exe, err := os.Executable()
@@ -257,8 +334,8 @@ func (s *scenario) spawn(holder, gen int) error {
 		return err
 	}
 	cfg, _ := json.Marshal(workerConfig{
-		Redis: "redis://" + s.srv.Addr, Impl: s.impl, Key: fmt.Sprintf("lab:%d:%s", s.index, s.impl),
-		TTL: s.cfg.TTL, Hold: s.cfg.Hold, Holder: holder, Gen: gen, DB: s.db, Fenced: s.fenced,
+		Redis: "redis://" + s.redisAddr(), Impl: s.impl, Key: fmt.Sprintf("lab:%d:%s", s.index, s.impl),
+		TTL: s.ttl(), Hold: s.hold(), Holder: holder, Gen: gen, DB: s.db, Fenced: s.fenced,
 		Start: s.start.UnixNano(), Until: s.until.UnixNano(),
 	})
 	cmd := exec.Command(exe)
@@ -289,6 +366,10 @@ func (s *scenario) spawn(holder, gen int) error {
 			case "grant":
 				s.grants = append(s.grants, e)
 				s.holder[e.Gid] = holder
+				if s.nextGranted != nil {
+					close(s.nextGranted)
+					s.nextGranted = nil
+				}
 			case "in":
 				p.inGid, p.inAt = e.Gid, time.Now()
 			case "out":
@@ -319,11 +400,14 @@ func (s *scenario) inject(ctx context.Context) []Fault {
 	var faults []Fault
 	for i := 0; ; i++ {
 		at := s.start.Add(time.Duration(i+1) * s.cfg.Every)
-		if at.Add(s.cfg.Pause).After(s.until) {
+		if at.Add(max(s.cfg.Pause, s.ttl())).After(s.until) {
 			break
 		}
 		if bench.Sleep(ctx, time.Until(at)) != nil {
 			break
+		}
+		if time.Now().Add(max(s.cfg.Pause, s.ttl())).After(s.until) {
+			break // behind schedule (a failover takes a while): no time left to recover
 		}
 		if f, ok := s.fault(ctx, s.kind, rng); ok {
 			faults = append(faults, f)
@@ -339,6 +423,25 @@ func (s *scenario) since() time.Duration { return time.Since(s.start) }
 // section (waiting up to a second for one): it is the holder stopped or
 // killed, or the one inside while the server restarts.
 func (s *scenario) fault(ctx context.Context, kind string, rng *rand.Rand) (Fault, bool) {
+	if kind == Failover {
+		killed, reachable, err := s.topo.fail(ctx, s.granted)
+		if killed.IsZero() {
+			s.mu.Lock()
+			s.errs["lab: failover: "+err.Error()]++
+			s.mu.Unlock()
+			return Fault{}, false
+		}
+		if err != nil {
+			s.mu.Lock()
+			s.errs["lab: failover: "+err.Error()]++
+			s.mu.Unlock()
+		}
+		f := Fault{Kind: Failover, At: killed.Sub(s.start), Until: killed.Sub(s.start)}
+		if !reachable.IsZero() {
+			f.Until = reachable.Sub(s.start)
+		}
+		return f, true
+	}
 	deadline := time.Now().Add(time.Second)
 	for time.Now().Before(deadline) {
 		s.mu.Lock()
@@ -346,7 +449,7 @@ func (s *scenario) fault(ctx context.Context, kind string, rng *rand.Rand) (Faul
 		for h, p := range s.procs {
 			// Only a holder that entered its section recently: the fault
 			// must land before its write, not after its release.
-			if p.inGid != 0 && !p.stopped && time.Since(p.inAt) < s.cfg.Hold/2 {
+			if p.inGid != 0 && !p.stopped && time.Since(p.inAt) < s.hold()/2 {
 				inside = append(inside, h)
 			}
 		}

@@ -56,7 +56,7 @@ func faultCounts(fs []Fault) string {
 		n[f.Kind]++
 	}
 	var parts []string
-	for _, k := range []string{Pause, Crash, Restart} {
+	for _, k := range []string{Pause, Crash, Restart, Failover} {
 		if n[k] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n[k], k))
 		}

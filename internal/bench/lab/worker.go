@@ -138,7 +138,7 @@ func runWorker(ctx context.Context, cfg workerConfig, out io.Writer) error {
 }
 
 func findImpl(name string) (bench.Factory, error) {
-	for _, f := range adapters.All() {
+	for _, f := range append(adapters.All(), adapters.SafelockReplicaAck) {
 		if f.Name == name {
 			return f, nil
 		}
