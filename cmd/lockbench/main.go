@@ -405,7 +405,7 @@ func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := flag.NewFlagSet("lockbench lab", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	cfg := lab.Config{}
-	impls := fs.String("impl", "safelock,redislock,redsync,rueidislock,minimal,naive", "implementations to put through the faults")
+	impls := fs.String("impl", "safelock,safelock-fair,redislock,redsync,rueidislock,minimal,naive", "implementations to put through the faults (failover adds safelock-ack: safelock WithReplicaAck)")
 	faults := fs.String("faults", "pause,crash,restart,failover", "fault kinds, a scenario each: pause, crash, restart, failover (a primary killed right after an acquire its replica missed; safelock also runs WithReplicaAck)")
 	fs.IntVar(&cfg.Processes, "processes", 4, "holder processes per scenario")
 	fs.DurationVar(&cfg.Duration, "duration", 5*time.Second, "length of each scenario")
@@ -413,7 +413,7 @@ func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.DurationVar(&cfg.Hold, "hold", 20*time.Millisecond, "time in the critical section between the read and the write")
 	fs.DurationVar(&cfg.FailoverHold, "failover-hold", 300*time.Millisecond, "--hold in failover scenarios: a double grant shows only when a section outlasts the failover and the reconnection")
 	fs.DurationVar(&cfg.Pause, "pause", 400*time.Millisecond, "how long a paused holder stays stopped (longer than --ttl)")
-	fs.DurationVar(&cfg.Every, "every", 700*time.Millisecond, "one fault this often")
+	fs.DurationVar(&cfg.Every, "every", 700*time.Millisecond, "normal running between the end of one fault and the next")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the fault schedule (which kind first, which holder)")
 	jsonOut := fs.String("json", "", "write the result with every raw history as JSON to `file` (- for stdout)")
 	htmlOut := fs.String("html", "", "write the table and a timeline of grants, writes and faults per scenario as HTML to `file`")

@@ -59,13 +59,17 @@ func (r *replicated) addReplica(ctx context.Context) error {
 		return err
 	}
 	r.link, r.replica = link, replica
-	c := redis.NewClient(&redis.Options{Addr: replica.Addr})
+	// In sync once the primary counts the replica online (WAIT counts
+	// only those): the replica's own master_link_status comes earlier.
+	c := redis.NewClient(&redis.Options{Addr: r.primary.Addr})
 	defer c.Close()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		info, err := c.Info(ctx, "replication").Result()
-		if err == nil && strings.Contains(info, "master_link_status:up") {
-			return nil
+		if err == nil && strings.Contains(info, "state=online") {
+			if n, err := c.Do(ctx, "WAIT", 1, 100).Int(); err == nil && n == 1 {
+				return nil
+			}
 		}
 		if err := bench.Sleep(ctx, 10*time.Millisecond); err != nil {
 			return err

@@ -398,20 +398,21 @@ func (s *scenario) killAll() {
 func (s *scenario) inject(ctx context.Context) []Fault {
 	rng := rand.New(rand.NewPCG(s.cfg.Seed, uint64(s.index)))
 	var faults []Fault
-	for i := 0; ; i++ {
-		at := s.start.Add(time.Duration(i+1) * s.cfg.Every)
+	// Each fault comes Every after the previous one ended, so that the
+	// system runs normally in between even when a fault takes long (a
+	// failover waits for a grant, then for a new replica to sync).
+	at := s.start.Add(s.cfg.Every)
+	for {
 		if at.Add(max(s.cfg.Pause, s.ttl())).After(s.until) {
 			break
 		}
 		if bench.Sleep(ctx, time.Until(at)) != nil {
 			break
 		}
-		if time.Now().Add(max(s.cfg.Pause, s.ttl())).After(s.until) {
-			break // behind schedule (a failover takes a while): no time left to recover
-		}
 		if f, ok := s.fault(ctx, s.kind, rng); ok {
 			faults = append(faults, f)
 		}
+		at = time.Now().Add(s.cfg.Every)
 	}
 	_ = bench.Sleep(ctx, time.Until(s.until))
 	return faults
