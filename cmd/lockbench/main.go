@@ -406,6 +406,7 @@ func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.SetOutput(io.Discard)
 	cfg := lab.Config{}
 	impls := fs.String("impl", "safelock,safelock-fair,redislock,redsync,rueidislock,minimal,naive", "implementations to put through the faults (failover adds safelock-ack: safelock WithReplicaAck)")
+	resources := fs.String("resources", "sql,redis", "protected resources, a scenario each: sql (a SQLite row, fenced by safelock/fence Table.Update), redis (a key on a server of its own, fenced by fence.SetScript)")
 	faults := fs.String("faults", "pause,crash,restart,failover", "fault kinds, a scenario each: pause, crash, restart, failover (a primary killed right after an acquire its replica missed; safelock also runs WithReplicaAck)")
 	fs.IntVar(&cfg.Processes, "processes", 4, "holder processes per scenario")
 	fs.DurationVar(&cfg.Duration, "duration", 5*time.Second, "length of each scenario")
@@ -447,6 +448,7 @@ func runLab(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	} else {
 		cfg.Impls = splitList(*impls)
 		cfg.Faults = splitList(*faults)
+		cfg.Resources = splitList(*resources)
 		cfg.Progress = func(s string) { fmt.Fprintln(stderr, s) }
 		var err error
 		if res, err = lab.Run(ctx, cfg); err != nil {

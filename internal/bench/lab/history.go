@@ -58,13 +58,14 @@ type Fault struct {
 // History is everything a run recorded about one lock implementation
 // against one resource.
 type History struct {
-	Impl    string  `json:"impl"`
-	Fenced  bool    `json:"fenced"` // the resource checked the fence
-	Initial int64   `json:"initial"`
-	Final   int64   `json:"final"`
-	Grants  []Grant `json:"grants"`
-	Writes  []Write `json:"writes"`
-	Faults  []Fault `json:"faults"`
+	Impl     string  `json:"impl"`
+	Resource string  `json:"resource"` // sql or redis
+	Fenced   bool    `json:"fenced"`   // the resource checked the fence
+	Initial  int64   `json:"initial"`
+	Final    int64   `json:"final"`
+	Grants   []Grant `json:"grants"`
+	Writes   []Write `json:"writes"`
+	Faults   []Fault `json:"faults"`
 }
 
 // Verdict is what the checker found in a history.

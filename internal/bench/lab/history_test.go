@@ -178,7 +178,7 @@ func TestHistoryJSON(t *testing.T) {
 // TestWriteHTML: the page has a timeline per scenario with each write
 // drawn in the colour of its outcome, and the faults.
 func TestWriteHTML(t *testing.T) {
-	h := History{Impl: "safelock", Initial: 5, Final: 6,
+	h := History{Impl: "safelock", Resource: "sql", Initial: 5, Final: 6,
 		Grants: []Grant{{Holder: 1, Order: 1, Granted: 1 * ms}, {Holder: 2, Order: 2, Granted: 60 * ms}},
 		Writes: seqWrites(
 			Write{Holder: 2, Order: 2, Read: 5, Wrote: 6, Accepted: true, At: 70 * ms},
@@ -191,7 +191,7 @@ func TestWriteHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := b.String()
-	for _, want := range []string{"<h2>safelock, fence off, 1 pause</h2>", `fill="` + colour[StaleAccepted] + `"><title>stale write accepted`, `fill="` + colour[Accepted] + `"><title>write accepted`, "<title>pause at 2ms, until 200ms</title>", "</svg>"} {
+	for _, want := range []string{"<h2>safelock, sql resource, fence off, 1 pause</h2>", `fill="` + colour[StaleAccepted] + `"><title>stale write accepted`, `fill="` + colour[Accepted] + `"><title>write accepted`, "<title>pause at 2ms, until 200ms</title>", "</svg>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}

@@ -50,7 +50,7 @@ func (r *Result) timeline(p *printer, sc Scenario) {
 	if h.Fenced {
 		fence = "fence checked"
 	}
-	p.printf("<h2>%s, %s, %s</h2>\n", html.EscapeString(h.Impl), fence, html.EscapeString(faultCounts(h.Faults)))
+	p.printf("<h2>%s, %s resource, %s, %s</h2>\n", html.EscapeString(h.Impl), html.EscapeString(h.Resource), fence, html.EscapeString(faultCounts(h.Faults)))
 	var end time.Duration
 	holders := 0
 	for _, g := range h.Grants {

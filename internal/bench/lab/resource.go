@@ -88,6 +88,32 @@ func write(ctx context.Context, db *sql.DB, holder int, grantID, fenceValue int6
 	return accepted, tx.Commit()
 }
 
+// Resources.
+const (
+	resourceSQL   = "sql"
+	resourceRedis = "redis"
+)
+
+// sqlStore is the sql resource as a holder uses it.
+type sqlStore struct {
+	db     *sql.DB
+	holder int
+	start  time.Time
+}
+
+func (s *sqlStore) claim(ctx context.Context, gid, f int64) (bool, int64, error) {
+	return true, 0, claim(ctx, s.db, s.holder, gid, f, s.start)
+}
+
+func (s *sqlStore) read(ctx context.Context) (int64, error) { return readValue(ctx, s.db) }
+
+func (s *sqlStore) write(ctx context.Context, gid, f int64, fenced bool, read int64) (bool, int64, error) {
+	ok, err := write(ctx, s.db, s.holder, gid, f, fenced, read, s.start)
+	return ok, 0, err
+}
+
+func (s *sqlStore) close() error { return s.db.Close() }
+
 // recorded reads the writes and the final value back.
 func recorded(ctx context.Context, db *sql.DB) ([]Write, map[int]int64, int64, error) {
 	rows, err := db.QueryContext(ctx, "SELECT seq, holder, grant_id, read, wrote, accepted, at_ns, claim FROM writes ORDER BY seq")

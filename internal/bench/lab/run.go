@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,7 +46,8 @@ type Config struct {
 	FailoverHold time.Duration
 	Pause        time.Duration // how long a paused holder stays stopped; longer than TTL
 	Faults       []string      // fault kinds, one scenario each
-	Every        time.Duration // one fault this often
+	Resources    []string      // sql, redis: one scenario each
+	Every        time.Duration // normal running between the end of a fault and the next
 	Seed         uint64        // makes the schedule (the holders hit) repeatable
 	Progress     func(string)  // optional
 }
@@ -74,6 +76,8 @@ func (c *Config) check() error {
 		return errors.New("lab: no implementation")
 	case len(c.Faults) == 0:
 		return errors.New("lab: no fault kind")
+	case len(c.Resources) == 0:
+		return errors.New("lab: no resource")
 	case c.Processes < 2:
 		return fmt.Errorf("lab: %d processes; need at least 2", c.Processes)
 	case c.TTL <= 0 || c.Hold <= 0 || c.Duration <= 0 || c.Every <= 0:
@@ -86,6 +90,11 @@ func (c *Config) check() error {
 	for _, f := range c.Faults {
 		if f != Pause && f != Crash && f != Restart && f != Failover {
 			return fmt.Errorf("lab: unknown fault %q (pause, crash, restart, failover)", f)
+		}
+	}
+	for _, r := range c.Resources {
+		if r != resourceSQL && r != resourceRedis {
+			return fmt.Errorf("lab: unknown resource %q (sql, redis)", r)
 		}
 	}
 	for _, name := range c.Impls {
@@ -125,24 +134,36 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			return nil, err
 		}
 	}
+	var resSrv *bench.Spawned // the redis resource's own server, untouched by the faults
+	if slices.Contains(cfg.Resources, resourceRedis) {
+		if resSrv, err = bench.Spawn(ctx); err != nil {
+			return nil, err
+		}
+		defer resSrv.Stop()
+	}
 	n := 0
-	for _, kind := range cfg.Faults {
-		for _, impl := range implsFor(kind, cfg.Impls) {
-			for _, fenced := range []bool{false, true} {
-				if fenced && !fences[impl] && impl != adapters.SafelockReplicaAck.Name {
-					continue
+	for _, resource := range cfg.Resources {
+		for _, kind := range cfg.Faults {
+			for _, impl := range implsFor(kind, cfg.Impls) {
+				for _, fenced := range []bool{false, true} {
+					if fenced && !fences[impl] && impl != adapters.SafelockReplicaAck.Name {
+						continue
+					}
+					n++
+					sc := &scenario{cfg: cfg, srv: srv, impl: impl, fenced: fenced, kind: kind, index: n, resource: resource,
+						db: filepath.Join(dir, fmt.Sprintf("%d-%s-%s-%t.db", n, impl, kind, fenced))}
+					if resSrv != nil {
+						sc.resourceAddr = resSrv.Addr
+					}
+					if cfg.Progress != nil {
+						cfg.Progress(fmt.Sprintf("lab: %s resource, %s, %s, fence checked %t", resource, kind, impl, fenced))
+					}
+					out, err := sc.run(ctx)
+					if err != nil {
+						return nil, fmt.Errorf("lab: %s (%s resource, %s, fence %t): %w", impl, resource, kind, fenced, err)
+					}
+					res.Scenarios = append(res.Scenarios, *out)
 				}
-				n++
-				sc := &scenario{cfg: cfg, srv: srv, impl: impl, fenced: fenced, kind: kind, index: n,
-					db: filepath.Join(dir, fmt.Sprintf("%d-%s-%s-%t.db", n, impl, kind, fenced))}
-				if cfg.Progress != nil {
-					cfg.Progress(fmt.Sprintf("lab: %s, %s, fence checked %t", kind, impl, fenced))
-				}
-				out, err := sc.run(ctx)
-				if err != nil {
-					return nil, fmt.Errorf("lab: %s (%s, fence %t): %w", impl, kind, fenced, err)
-				}
-				res.Scenarios = append(res.Scenarios, *out)
 			}
 		}
 	}
@@ -209,6 +230,10 @@ type scenario struct {
 	db     string
 	topo   *replicated // the failover scenario's primary and replica
 
+	resource     string  // sql or redis
+	resourceAddr string  // the redis resource's server
+	writes       []Write // reported by the holders (redis resource)
+
 	nextGranted chan struct{} // closed at the next grant event (failover waits on it)
 
 	start, until time.Time
@@ -263,11 +288,11 @@ func (s *scenario) run(ctx context.Context) (*Scenario, error) {
 		<-done
 		return nil, ctx.Err()
 	}
-	ws, gids, final, err := recorded(ctx, db)
+	ws, gids, final, err := s.recorded(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	h := History{Impl: s.impl, Fenced: s.fenced, Final: final, Faults: faults}
+	h := History{Impl: s.impl, Resource: s.resource, Fenced: s.fenced, Final: final, Faults: faults}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	orders := s.orders()
@@ -284,6 +309,33 @@ func (s *scenario) run(ctx context.Context) (*Scenario, error) {
 		out.Errors = s.errs
 	}
 	return out, nil
+}
+
+// recorded returns the writes in the resource's order, each one's grant
+// id, and the final value: from the SQL table, or as the holders reported
+// them and the redis resource's key.
+func (s *scenario) recorded(ctx context.Context, db *sql.DB) ([]Write, map[int]int64, int64, error) {
+	if s.resource != resourceRedis {
+		return recorded(ctx, db)
+	}
+	r, err := newRedisResource(s.resourceAddr, s.resourceKey())
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	defer func() { _ = r.close() }()
+	final, err := r.read(ctx)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ws := slices.Clone(s.writes)
+	slices.SortFunc(ws, func(a, b Write) int { return cmp.Compare(a.Seq, b.Seq) })
+	gids := map[int]int64{}
+	for i, w := range ws {
+		gids[i], _ = strconv.ParseInt(w.Token, 10, 64)
+	}
+	return ws, gids, final, nil
 }
 
 // orders ranks the grants: by fence when the lock issues fences, else by
@@ -307,6 +359,8 @@ func (s *scenario) hold() time.Duration {
 	}
 	return s.cfg.Hold
 }
+
+func (s *scenario) resourceKey() string { return fmt.Sprintf("lab:resource:%d", s.index) }
 
 // redisAddr is where the workers reach Redis: the spawned server, or the
 // failover topology's front proxy.
@@ -337,6 +391,7 @@ func (s *scenario) spawn(holder, gen int) error {
 		Redis: "redis://" + s.redisAddr(), Impl: s.impl, Key: fmt.Sprintf("lab:%d:%s", s.index, s.impl),
 		TTL: s.ttl(), Hold: s.hold(), Holder: holder, Gen: gen, DB: s.db, Fenced: s.fenced,
 		Start: s.start.UnixNano(), Until: s.until.UnixNano(),
+		Resource: s.resource, ResourceAddr: s.resourceAddr, ResourceKey: s.resourceKey(),
 	})
 	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), workerEnv+"="+string(cfg))
@@ -376,6 +431,9 @@ func (s *scenario) spawn(holder, gen int) error {
 				p.inGid = 0
 			case "error":
 				s.errs[e.Msg]++
+			case "write":
+				s.writes = append(s.writes, Write{Holder: holder, Read: e.Read, Wrote: e.Wrote, Accepted: e.OK, Claim: e.Claim,
+					Seq: e.Seq, At: time.Duration(e.T), Token: strconv.FormatInt(e.Gid, 10)})
 			}
 			s.mu.Unlock()
 		}

@@ -17,7 +17,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "Safety lab: %d holder processes, ttl %v, %v between read and write, pauses of %v (SIGSTOP), seed %d\n",
 		r.Processes, r.TTL, r.Hold, r.Pause, r.Seed)
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "impl\tfence\tfaults\tgrants\twrites\tstale accepted\tstale refused\toverlaps\tlost updates\trecovery p50\trecovery max\t")
+	fmt.Fprintln(tw, "resource\timpl\tfence\tfaults\tgrants\twrites\tstale accepted\tstale refused\toverlaps\tlost updates\trecovery p50\trecovery max\t")
 	for _, sc := range r.Scenarios {
 		v := sc.Verdict
 		fence := "off"
@@ -38,15 +38,16 @@ func (r *Result) WriteText(w io.Writer) error {
 		if len(rec) < len(v.Recovery) {
 			worst = "never"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n", sc.History.Impl, fence, faultCounts(sc.History.Faults),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n", sc.History.Resource, sc.History.Impl, fence, faultCounts(sc.History.Faults),
 			v.Grants, v.Writes, v.StaleAccepted, v.StaleRejected, v.Overlaps, v.LostUpdates, p50, worst)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "  stale: a write of a grant older than one whose write the resource had accepted; overlaps: writes based on a\n"+
-		"  value another write had replaced; recovery: fault to the next grant. With the fence checked, holders claim their\n"+
-		"  fence on the row before reading (see safelock/fence).")
+	_, err := fmt.Fprintln(w, "  resource: a SQLite row (fence checked by safelock/fence Table.Update) or a Redis key on a server of its own\n"+
+		"  (fence.SetScript); stale: a write of a grant older than one whose write or claim the resource had accepted;\n"+
+		"  overlaps: writes based on a value another write had replaced; recovery: fault to the next grant. With the fence\n"+
+		"  checked, holders claim their fence on the resource before reading (see safelock/fence).")
 	return err
 }
 

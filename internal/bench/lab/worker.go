@@ -28,19 +28,31 @@ type workerConfig struct {
 	Hold   time.Duration `json:"hold"`
 	Holder int           `json:"holder"`
 	Gen    int           `json:"gen"` // replacement count of this holder slot, so grant ids stay unique
-	DB     string        `json:"db"`
-	Fenced bool          `json:"fenced"`
-	Start  int64         `json:"start"` // the run's start, Unix ns (one clock: one machine)
-	Until  int64         `json:"until"` // stop taking the lock after this, Unix ns
+	DB     string        `json:"db"`  // the SQLite file, for the sql resource
+	// Resource is "sql" or "redis"; ResourceAddr and ResourceKey locate
+	// the redis one.
+	Resource     string `json:"resource"`
+	ResourceAddr string `json:"resource_addr,omitempty"`
+	ResourceKey  string `json:"resource_key,omitempty"`
+	Fenced       bool   `json:"fenced"`
+	Start        int64  `json:"start"` // the run's start, Unix ns (one clock: one machine)
+	Until        int64  `json:"until"` // stop taking the lock after this, Unix ns
 }
 
 // event is one line a worker writes on stdout.
 type event struct {
-	Ev    string `json:"ev"` // grant, in, out, error
+	Ev    string `json:"ev"` // grant, in, out, error; write (redis resource)
 	Gid   int64  `json:"gid,omitempty"`
 	Fence int64  `json:"fence,omitempty"`
 	T     int64  `json:"t,omitempty"` // since the run's start, ns
 	Msg   string `json:"msg,omitempty"`
+	// A write to the redis resource, reported by its holder: the
+	// sequence number the resource gave it, and its outcome.
+	Seq   int64 `json:"seq,omitempty"`
+	Read  int64 `json:"read,omitempty"`
+	Wrote int64 `json:"wrote,omitempty"`
+	OK    bool  `json:"ok,omitempty"`
+	Claim bool  `json:"claim,omitempty"`
 }
 
 // MaybeWorker runs this process as a lab holder and exits, when the
@@ -92,11 +104,16 @@ func runWorker(ctx context.Context, cfg workerConfig, out io.Writer) error {
 		return err
 	}
 	defer func() { _ = l.Close() }()
-	db, err := openResource(cfg.DB)
+	res, err := openStore(cfg, start)
 	if err != nil {
 		return err
 	}
-	defer func() { _ = db.Close() }()
+	defer func() { _ = res.close() }()
+	report := func(gid int64, claim bool, read, wrote int64, ok bool, seq int64) {
+		if seq != 0 {
+			emit(event{Ev: "write", Gid: gid, Seq: seq, Read: read, Wrote: wrote, OK: ok, Claim: claim, T: since()})
+		}
+	}
 	until := time.Unix(0, cfg.Until)
 	for k := int64(1); ctx.Err() == nil && time.Now().Before(until); k++ {
 		actx, cancel := context.WithDeadline(ctx, until.Add(cfg.TTL))
@@ -116,15 +133,21 @@ func runWorker(ctx context.Context, cfg workerConfig, out io.Writer) error {
 		wctx := context.WithoutCancel(ctx)
 		var read int64
 		if cfg.Fenced {
-			err = claim(wctx, db, cfg.Holder, gid, lease.Fence(), start)
+			var ok bool
+			var seq int64
+			ok, seq, err = res.claim(wctx, gid, lease.Fence())
+			report(gid, true, 0, 0, ok, seq)
 		}
 		if err == nil {
-			read, err = readValue(wctx, db)
+			read, err = res.read(wctx)
 		}
 		if err == nil {
 			emit(event{Ev: "in", Gid: gid, T: since()})
 			time.Sleep(cfg.Hold)
-			_, err = write(wctx, db, cfg.Holder, gid, lease.Fence(), cfg.Fenced, read, start)
+			var ok bool
+			var seq int64
+			ok, seq, err = res.write(wctx, gid, lease.Fence(), cfg.Fenced, read)
+			report(gid, false, read, read+1, ok, seq)
 		}
 		if err != nil {
 			emit(event{Ev: "error", Msg: "resource: " + err.Error(), T: since()})
@@ -135,6 +158,27 @@ func runWorker(ctx context.Context, cfg workerConfig, out io.Writer) error {
 		rcancel()
 	}
 	return nil
+}
+
+// store is the resource as a holder uses it. write stores read+1. The
+// sequence numbers are 0 where the resource records the attempts itself
+// (the sql one).
+type store interface {
+	claim(ctx context.Context, gid, fence int64) (bool, int64, error)
+	read(ctx context.Context) (int64, error)
+	write(ctx context.Context, gid, fence int64, fenced bool, read int64) (bool, int64, error)
+	close() error
+}
+
+func openStore(cfg workerConfig, start time.Time) (store, error) {
+	if cfg.Resource == resourceRedis {
+		return newRedisResource(cfg.ResourceAddr, cfg.ResourceKey)
+	}
+	db, err := openResource(cfg.DB)
+	if err != nil {
+		return nil, err
+	}
+	return &sqlStore{db: db, holder: cfg.Holder, start: start}, nil
 }
 
 func findImpl(name string) (bench.Factory, error) {
