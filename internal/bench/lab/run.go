@@ -460,10 +460,7 @@ func (s *scenario) inject(ctx context.Context) []Fault {
 	// system runs normally in between even when a fault takes long (a
 	// failover waits for a grant, then for a new replica to sync).
 	at := s.start.Add(s.cfg.Every)
-	for {
-		if at.Add(max(s.cfg.Pause, s.ttl())).After(s.until) {
-			break
-		}
+	for !at.Add(max(s.cfg.Pause, s.ttl())).After(s.until) {
 		if bench.Sleep(ctx, time.Until(at)) != nil {
 			break
 		}
