@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/locklint/locklint/internal/bench"
 	"github.com/locklint/locklint/internal/bench/adapters"
+	"github.com/locklint/locklint/safelock"
 )
 
 // workerEnv carries a worker's configuration (JSON) to the re-executed
@@ -121,7 +123,11 @@ func runWorker(ctx context.Context, cfg workerConfig, out io.Writer) error {
 		cancel()
 		if err != nil {
 			if ctx.Err() == nil && time.Now().Before(until) {
-				emit(event{Ev: "error", Msg: "acquire: " + bench.Cause(err), T: since()})
+				msg := "acquire: " + bench.Cause(err)
+				if errors.Is(err, safelock.ErrReplicaAck) {
+					msg = "acquire: too few replicas acknowledged"
+				}
+				emit(event{Ev: "error", Msg: msg, T: since()})
 				_ = bench.Sleep(ctx, cfg.TTL/10)
 			}
 			continue
