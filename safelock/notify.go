@@ -207,9 +207,20 @@ func (n *notifier) read(ps *redis.PubSub, done chan struct{}) {
 		n.mu.Lock()
 		switch m := msg.(type) {
 		case *redis.Subscription:
-			if ch := n.channels[m.Channel]; ch != nil && m.Kind == "subscribe" && ch.since.IsZero() {
+			ch := n.channels[m.Channel]
+			switch {
+			case ch == nil || m.Kind != "subscribe":
+			case ch.since.IsZero():
 				ch.since = time.Now()
 				close(ch.confirmed)
+			default:
+				// go-redis subscribed again after a reconnect (a failover,
+				// a cut): releases and handoffs published meanwhile
+				// reached nobody, so every waiter looks again now
+				// instead of after its pause.
+				for w := range ch.waiters {
+					w.tell("")
+				}
 			}
 		case *redis.Message:
 			if ch := n.channels[m.Channel]; ch != nil {

@@ -967,6 +967,52 @@ func TestReliabilityWaiterLosesWakeUp(t *testing.T) {
 	res.check()
 }
 
+// TestReliabilityResubscribeWakes: a waiter whose pub/sub connection was
+// cut while the holder released learns nothing from the release; once
+// go-redis has subscribed again, the waiter looks again at once instead
+// of after its pause (here up to the holder's minute-long ttl: backoff of
+// an hour).
+func TestReliabilityResubscribeWakes(t *testing.T) {
+	checkLeaks(t)
+	px := startProxied(t)
+	waiter := closing(t, safelock.New(px.client, safelock.WithBackoff(time.Hour, time.Hour)))
+	holder := closing(t, safelock.New(px.direct))
+	warm(t, waiter)
+	const key = "resubscribe"
+	h, err := holder.TryAcquire(shortCtx(t), key, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan error, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	go func() {
+		l, err := waiter.Acquire(ctx, key, time.Minute)
+		if err == nil {
+			err = l.Release(shortCtx(t))
+		}
+		got <- err
+	}()
+	waitFor(t, "the waiter to subscribe", func() bool {
+		n := px.direct.PubSubNumSub(shortCtx(t), "safelock:released:"+key).Val()
+		return n["safelock:released:"+key] == 1
+	})
+	px.proxy.Stall()
+	px.proxy.Cut()
+	if err := h.Release(shortCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	px.proxy.Resume()
+	select {
+	case err := <-got:
+		if err != nil {
+			t.Fatalf("waiter after its subscription came back: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the waiter did not look again when its subscription came back")
+	}
+}
+
 // TestReliabilityReleaseWhileRenewStuck: with a go-redis client that does
 // not pass ctx deadlines to the socket (ContextTimeoutEnabled false), a
 // watchdog renew whose reply is stalled is stuck until the read timeout.
