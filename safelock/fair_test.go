@@ -294,3 +294,81 @@ func TestFairHeadLeavesWhileHeld(t *testing.T) {
 		t.Errorf("next waiter got the lock %v after the head left (holder's ttl %v)", d, ttl)
 	}
 }
+
+// TestFairStrayHandoffPassedOn: a handoff can reach a waiter's process
+// after the waiter left, when its place outlived it (a failover restored
+// an older queue, or its leave never reached the server). The notifier
+// then hands the lock on at once, instead of the lock staying with
+// nobody for the gone waiter's ttl (here an hour).
+func TestFairStrayHandoffPassedOn(t *testing.T) {
+	l, c := startLocker(t, WithFairness())
+	other := New(c, WithFairness())
+	t.Cleanup(func() { _ = other.Close() })
+	ctx := testCtx(t)
+	ks, _ := lockKeys("stray")
+	h, err := l.TryAcquire(ctx, "stray", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A waiter of l queues, listening on l's channel, and leaves without
+	// taking its place out of the queue.
+	gone := NewToken()
+	w := l.notify.subscribe(ctx, l.notify.own(), gone, &ks)
+	if w == nil || !w.heard() {
+		t.Fatal("no subscription")
+	}
+	if g, err := l.nodes[0].acquire(ctx, ks, gone, time.Hour, &l.opts, firstWait, l.notify.listen()); err != nil || g.ok {
+		t.Fatalf("stale waiter joining: %+v %v", g, err)
+	}
+	l.notify.unsubscribe(w)
+	got := make(chan error, 1)
+	go func() {
+		lease, err := other.Acquire(ctx, "stray", time.Minute)
+		if err == nil {
+			err = lease.Release(ctx)
+		}
+		got <- err
+	}()
+	waitQueued(t, c, ks.queue, 2)
+	if err := h.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-got:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the lock stayed with the gone waiter (key holds %q)", c.Get(ctx, "stray").Val())
+	}
+}
+
+// TestFairStrayHandoffToHeldLease: a late copy of the handoff that gave a
+// lease of this Locker its lock (the waiter took it by its own attempt
+// first, and left) is not passed on: the lease holds the lock.
+func TestFairStrayHandoffToHeldLease(t *testing.T) {
+	l, c := startLocker(t, WithFairness())
+	ctx := testCtx(t)
+	ks, _ := lockKeys("held")
+	tok := NewToken()
+	w := l.notify.subscribe(ctx, l.notify.own(), tok, &ks)
+	if w == nil || !w.heard() {
+		t.Fatal("no subscription")
+	}
+	if err := c.Set(ctx, "held", tok, time.Minute).Err(); err != nil {
+		t.Fatal(err)
+	}
+	lease := newLease(l, ks, tok, 7, time.Minute, time.Now().Add(time.Minute))
+	l.notify.unsubscribe(w)
+	if err := c.Publish(ctx, l.notify.own(), tok+"=7").Err(); err != nil {
+		t.Fatal(err)
+	}
+	// A pass-on would run at once; give it ample time to show.
+	time.Sleep(300 * time.Millisecond)
+	if got := c.Get(ctx, "held").Val(); got != tok {
+		t.Fatalf("the lease's lock was passed on: key holds %q", got)
+	}
+	if err := lease.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -34,6 +34,9 @@ type Lease struct {
 
 func newLease(l *Locker, ks keySet, token string, fence int64, ttl time.Duration, deadline time.Time) *Lease {
 	lease := &Lease{locker: l, keys: ks, token: token, fence: fence, done: make(chan struct{}), ttl: ttl, deadline: deadline}
+	if l.opts.fair {
+		l.held.Store(token, lease) // see Locker.passOn
+	}
 	if l.opts.autoRenew {
 		lease.startWatchdog()
 	}
@@ -196,6 +199,7 @@ func (l *Lease) finishLocked(err error) {
 		return
 	}
 	l.err = err
+	l.locker.held.Delete(l.token)
 	if l.timer != nil {
 		l.timer.Stop()
 	}

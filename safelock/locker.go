@@ -134,6 +134,7 @@ type Locker struct {
 	opts   options
 	err    error // bad construction, reported by every call
 	notify *notifier
+	held   sync.Map // fair mode: token -> *Lease, until the lease is released or lost
 }
 
 // New returns a Locker on client: a plain, failover or cluster client.
@@ -194,7 +195,7 @@ func newLocker(clients []redis.UniversalClient, opts []Option) *Locker {
 		l.nodes = append(l.nodes, &node{c: c, dials: watchDials(c)})
 	}
 	if len(clients) > 0 && !isNil(clients[0]) {
-		l.notify = newNotifier(clients[0])
+		l.notify = newNotifier(clients[0], 2*l.opts.waiterTTL, l.passOn)
 	}
 	return l
 }
@@ -255,7 +256,11 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 	if l.opts.fair {
 		channel = l.notify.own()
 	}
-	w := l.notify.join(channel, token)
+	var fairKeys *keySet
+	if l.opts.fair {
+		fairKeys = &ks
+	}
+	w := l.notify.join(channel, token, fairKeys)
 	defer func() { l.notify.unsubscribe(w) }()
 	start := time.Now()
 	lease, g, err := l.attempt(ctx, ks, token, ttl, firstWait)
@@ -263,7 +268,7 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 		return lease, err
 	}
 	if w == nil {
-		w = l.notify.subscribe(ctx, channel, token)
+		w = l.notify.subscribe(ctx, channel, token, fairKeys)
 		if w != nil && (w.since.IsZero() || w.since.After(start)) {
 			// The subscription is newer than the attempt: a release in
 			// between was not heard (and a fair waiter's place does not
@@ -313,6 +318,18 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 		return nil, fmt.Errorf("safelock: acquire %q: %w", ks.lock, ctx.Err())
 	}
 	return lease, err
+}
+
+// passOn hands on a fair lock handed to a waiter of this Locker that had
+// already left (its place outlived it), unless a lease of this Locker
+// holds the token: then it is that lease's to release.
+func (l *Locker) passOn(ks keySet, token string) {
+	if v, ok := l.held.Load(token); ok && v.(*Lease).Err() == nil || len(l.nodes) != 1 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
+	defer cancel()
+	_ = l.nodes[0].leaveQueue(ctx, ks, token)
 }
 
 // pause is how long a waiter sleeps unless a release wakes it. heard says

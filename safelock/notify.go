@@ -35,6 +35,19 @@ type notifier struct {
 	closed     bool
 	channels   map[string]*channel
 	seq        uint64
+
+	// gone remembers fair waiters that left, for a while: a handoff can
+	// still come for one whose place outlived it (a failover restored an
+	// older queue, or its leaveQueue never reached the server). pass hands
+	// such a lock on, unless this process holds a lease with that token.
+	gone    map[string]goneWaiter
+	goneFor time.Duration
+	pass    func(ks keySet, token string)
+}
+
+type goneWaiter struct {
+	ks    keySet
+	until time.Time
 }
 
 type channel struct {
@@ -45,15 +58,17 @@ type channel struct {
 
 type waiter struct {
 	name  string
+	ks    *keySet     // a fair waiter's key, remembered when it leaves
 	token string      // a message naming a token wakes only its waiter
 	seq   uint64      // order of arrival, for waking the longest waiter first
 	wake  chan string // the release message that woke it
 	since time.Time   // when the subscription became active (zero: not known to be)
 }
 
-func newNotifier(c redis.UniversalClient) *notifier {
+func newNotifier(c redis.UniversalClient, goneFor time.Duration, pass func(keySet, string)) *notifier {
 	_, plain := c.(*redis.Client)
-	return &notifier{client: c, channels: make(map[string]*channel), ownChannel: ownChannelPrefix + NewToken(), exact: plain}
+	return &notifier{client: c, channels: make(map[string]*channel), ownChannel: ownChannelPrefix + NewToken(), exact: plain,
+		gone: make(map[string]goneWaiter), goneFor: goneFor, pass: pass}
 }
 
 // own returns the notifier's own channel ("" for a nil notifier).
@@ -88,7 +103,7 @@ func (n *notifier) listen() string {
 // without a round trip, and returns nil when there is none. A waiter
 // joins before its first attempt, so that a release right after that
 // attempt finds it listening.
-func (n *notifier) join(name, token string) *waiter {
+func (n *notifier) join(name, token string, ks *keySet) *waiter {
 	if n == nil {
 		return nil
 	}
@@ -99,7 +114,7 @@ func (n *notifier) join(name, token string) *waiter {
 		return nil
 	}
 	n.seq++
-	w := &waiter{name: name, seq: n.seq, wake: make(chan string, 1), token: token, since: ch.since}
+	w := &waiter{name: name, seq: n.seq, wake: make(chan string, 1), token: token, since: ch.since, ks: ks}
 	ch.waiters[w] = struct{}{}
 	return w
 }
@@ -107,7 +122,7 @@ func (n *notifier) join(name, token string) *waiter {
 // subscribe registers a waiter on the channel and waits (briefly) until the
 // subscription is active. It returns nil when pub/sub is unavailable; the
 // caller then polls.
-func (n *notifier) subscribe(ctx context.Context, name, token string) *waiter {
+func (n *notifier) subscribe(ctx context.Context, name, token string, ks *keySet) *waiter {
 	if n == nil {
 		return nil
 	}
@@ -136,7 +151,7 @@ func (n *notifier) subscribe(ctx context.Context, name, token string) *waiter {
 	n.seq++
 	// Releases publish the token of the one waiter they wake (an empty
 	// message wakes the longest waiter of each Locker).
-	w := &waiter{name: name, seq: n.seq, wake: make(chan string, 1), token: token}
+	w := &waiter{name: name, seq: n.seq, wake: make(chan string, 1), token: token, ks: ks}
 	ch.waiters[w] = struct{}{}
 	confirmed := ch.confirmed
 	n.mu.Unlock()
@@ -173,6 +188,15 @@ func (n *notifier) unsubscribe(w *waiter) {
 	case <-w.wake: // a wake-up this waiter did not use: pass it on
 		ch.wakeLongest()
 	default:
+	}
+	now := time.Now()
+	for tok, g := range n.gone {
+		if now.After(g.until) {
+			delete(n.gone, tok)
+		}
+	}
+	if w.ks != nil {
+		n.gone[w.token] = goneWaiter{ks: *w.ks, until: now.Add(n.goneFor)}
 	}
 	if len(n.channels) <= maxIdleChannels || n.ps == nil {
 		return
@@ -224,7 +248,7 @@ func (n *notifier) read(ps *redis.PubSub, done chan struct{}) {
 			}
 		case *redis.Message:
 			if ch := n.channels[m.Channel]; ch != nil {
-				ch.deliver(m.Payload)
+				ch.deliver(m.Payload, n.strayHandoff)
 			}
 		}
 		n.mu.Unlock()
@@ -236,23 +260,45 @@ func (n *notifier) read(ps *redis.PubSub, done chan struct{}) {
 // spaces, each for the waiter with that token; another release names the
 // one waiter it wakes by its token, or is empty and wakes the longest
 // waiter here (see wakeLongest).
-func (ch *channel) deliver(payload string) {
+func (ch *channel) deliver(payload string, stray func(token string)) {
 	if payload == "" {
 		ch.wakeLongest()
 		return
 	}
 	for _, entry := range strings.Fields(payload) {
 		token := entry
-		if i := strings.IndexAny(entry, "=~"); i >= 0 {
+		i := strings.IndexAny(entry, "=~")
+		if i >= 0 {
 			token = entry[:i]
 		}
-		for w := range ch.waiters {
-			if w.token == token {
-				w.tell(entry)
-				break
-			}
+		if w := ch.waiterOf(token); w != nil {
+			w.tell(entry)
+		} else if i >= 0 && entry[i] == '=' && stray != nil {
+			stray(token)
 		}
 	}
+}
+
+func (ch *channel) waiterOf(token string) *waiter {
+	for w := range ch.waiters {
+		if w.token == token {
+			return w
+		}
+	}
+	return nil
+}
+
+// strayHandoff is called, under n.mu, for a handoff to a token with no
+// waiter here: if a fair waiter with that token left lately, the lock is
+// passed on (in the background; pass skips a token this process holds a
+// lease with).
+func (n *notifier) strayHandoff(token string) {
+	g, ok := n.gone[token]
+	if !ok || n.pass == nil {
+		return
+	}
+	delete(n.gone, token)
+	go n.pass(g.ks, token)
 }
 
 // wakeLongest wakes the longest waiter that has no wake-up pending. Only
