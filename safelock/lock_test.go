@@ -881,6 +881,12 @@ func TestWakeOne(t *testing.T) {
 			errc <- err
 		}()
 		waitWaiters(t, l, "safelock:released:one", i+1)
+		// Registered in Redis too: a waiter joins the subscription before
+		// its first attempt, and arrival order is the server's.
+		ks, _ := lockKeys("one")
+		for srv.Client().ZCard(ctx, ks.waiters).Val() < int64(i+1) {
+			time.Sleep(time.Millisecond)
+		}
 	}
 	if err := h.Release(ctx); err != nil {
 		t.Fatal(err)
