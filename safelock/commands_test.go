@@ -157,9 +157,7 @@ func TestWakeOneAcrossLockers(t *testing.T) {
 		waitWaiters(t, l, "safelock:released:many", 1)
 		// Registered in Redis too (arrival order is the server's).
 		ks, _ := lockKeys("many")
-		for srv.Client().ZCard(ctx, ks.waiters).Val() < int64(i+1) {
-			time.Sleep(time.Millisecond)
-		}
+		waitQueued(t, srv.Client(), ks.waiters, i+1)
 	}
 	if err := h.Release(ctx); err != nil {
 		t.Fatal(err)

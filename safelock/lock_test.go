@@ -884,9 +884,7 @@ func TestWakeOne(t *testing.T) {
 		// Registered in Redis too: a waiter joins the subscription before
 		// its first attempt, and arrival order is the server's.
 		ks, _ := lockKeys("one")
-		for srv.Client().ZCard(ctx, ks.waiters).Val() < int64(i+1) {
-			time.Sleep(time.Millisecond)
-		}
+		waitQueued(t, srv.Client(), ks.waiters, i+1)
 	}
 	if err := h.Release(ctx); err != nil {
 		t.Fatal(err)
