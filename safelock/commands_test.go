@@ -105,7 +105,7 @@ func TestReleasePublishesOnlyToWaiters(t *testing.T) {
 	// The waiter's mark is there once it has tried.
 	deadline := time.Now().Add(20 * time.Second)
 	ks, _ := lockKeys("waited")
-	for c.Exists(ctx, ks.waiting).Val() == 0 {
+	for c.Exists(ctx, ks.waiting).Val() == 0 || c.HLen(ctx, ks.places).Val() == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the waiter never marked itself")
 		}
@@ -125,11 +125,12 @@ func TestReleasePublishesOnlyToWaiters(t *testing.T) {
 	}
 }
 
-// TestWakeOneAcrossLockers: waiters in separate Lockers (separate
-// processes) are woken one per release, the longest waiting first: each
-// sends at most three attempts (its first, one right after subscribing,
-// and the one that wins), however many others wait.
-func TestWakeOneAcrossLockers(t *testing.T) {
+// TestHandoffAcrossLockers: without fairness too, waiters in separate
+// Lockers (separate processes) queue, and each release hands the lock to
+// the longest waiting: each sends at most two attempts (its first, and
+// one right after subscribing that says where it listens), however many
+// others wait; none is sent between a release and the next grant.
+func TestHandoffAcrossLockers(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := testCtx(t)
 	h, err := New(srv.Client()).TryAcquire(ctx, "many", time.Hour)
@@ -140,6 +141,7 @@ func TestWakeOneAcrossLockers(t *testing.T) {
 	a := &attempts{n: map[int]int{}}
 	order := make(chan int, n)
 	errc := make(chan error, n)
+	ks, _ := lockKeys("many")
 	for i := 0; i < n; i++ {
 		c := srv.Client()
 		c.AddHook(a)
@@ -154,10 +156,9 @@ func TestWakeOneAcrossLockers(t *testing.T) {
 			}
 			errc <- err
 		}()
-		waitWaiters(t, l, "safelock:released:many", 1)
-		// Registered in Redis too (arrival order is the server's).
-		ks, _ := lockKeys("many")
-		waitQueued(t, srv.Client(), ks.waiters, i+1)
+		// Queued in Redis, and listening (arrival order is the server's).
+		waitQueued(t, srv.Client(), ks.queue, i+1)
+		waitListening(t, srv.Client(), ks, i+1)
 	}
 	if err := h.Release(ctx); err != nil {
 		t.Fatal(err)
@@ -173,8 +174,8 @@ func TestWakeOneAcrossLockers(t *testing.T) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for i := 0; i < n; i++ {
-		if a.n[i] > 3 {
-			t.Errorf("waiter %d sent %d acquire attempts, want at most 3", i, a.n[i])
+		if a.n[i] > 2 {
+			t.Errorf("waiter %d sent %d acquire attempts, want at most 2", i, a.n[i])
 		}
 	}
 }
@@ -384,7 +385,7 @@ func (r *releaseAfterAttempt) ProcessHook(next redis.ProcessHook) redis.ProcessH
 	return func(ctx context.Context, cmd redis.Cmder) error {
 		err := next(ctx, cmd)
 		args := cmd.Args()
-		if len(args) > 1 && (args[1] == acquireScript.Hash() || args[1] == fairAcquire.Hash()) {
+		if len(args) > 1 && (args[1] == acquireScript.Hash() || args[1] == queueAcquire.Hash()) {
 			r.mu.Lock()
 			f := r.then
 			r.then = nil
@@ -403,4 +404,52 @@ func (r *releaseAfterAttempt) ProcessHook(next redis.ProcessHook) redis.ProcessH
 
 func (r *releaseAfterAttempt) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return next
+}
+
+// TestHandOverTellsLocalWaiter: a release that hands the lock to a waiter
+// of its own Locker tells it at once (handOver); the pub/sub message that
+// follows, finding the waiter gone with its lease, is not taken for a
+// stray handoff, while a later handoff to the same token (another fence:
+// a failover restored its place) still is.
+func TestHandOverTellsLocalWaiter(t *testing.T) {
+	passed := make(chan string, 4)
+	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
+	defer func() { _ = c.Close() }()
+	n := newNotifier(c, time.Minute, func(_ keySet, token string) { passed <- token })
+	ks, _ := lockKeys("k")
+	ch := &channel{waiters: map[*waiter]struct{}{}, confirmed: make(chan struct{}), since: time.Now()}
+	n.channels[n.own()] = ch
+	w := &waiter{name: n.own(), token: "tok", wake: make(chan string, 1), ks: &ks, since: ch.since}
+	ch.waiters[w] = struct{}{}
+
+	n.handOver("other=7") // a waiter elsewhere: left to the message
+	n.handOver("tok=5")
+	select {
+	case got := <-w.wake:
+		if got != "tok=5" {
+			t.Fatalf("waiter told %q, want tok=5", got)
+		}
+	default:
+		t.Fatal("handOver did not tell the waiter")
+	}
+	n.unsubscribe(w) // it took the lease and left
+	n.mu.Lock()
+	ch.deliver("tok=5", n.strayHandoff) // the release's own message
+	n.mu.Unlock()
+	select {
+	case tok := <-passed:
+		t.Fatalf("the message of a handoff told locally was passed on (%s)", tok)
+	case <-time.After(50 * time.Millisecond):
+	}
+	n.mu.Lock()
+	ch.deliver("tok=9", n.strayHandoff) // a later handoff to the gone token
+	n.mu.Unlock()
+	select {
+	case tok := <-passed:
+		if tok != "tok" {
+			t.Fatalf("passed on %q, want tok", tok)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a stray handoff with a new fence was not passed on")
+	}
 }

@@ -29,13 +29,15 @@
 // random token with NX and PX, and issues a fence from a counter, in one
 // atomic step. The counter lives at "safelock:fence:{key}" (or, when the key has a
 // {hash tag}, under that tag), in the key's hash slot, so the script runs on
-// Redis Cluster. [Locker.Acquire] waits: a waiter marks the key as waited
-// for, a release that finds the mark PUBLISHes on a channel named after
-// the key, and the waiter it names retries at once (an uncontended release
-// publishes nothing: a cycle of TryAcquire and Release runs six commands
-// on the server, the two EVALSHA, SET NX, the fence's INCR, GET and DEL);
-// between wake-ups
-// they back off exponentially with full jitter, capped, and never sleep past
+// Redis Cluster. [Locker.Acquire] waits in a queue in Redis, and a
+// release hands the lock to the longest waiting (see Fairness), which
+// takes it without a round trip; an uncontended release looks at no
+// queue and publishes nothing (a waiter marks the key as waited for): a
+// cycle of TryAcquire and Release runs six commands on the server, the
+// two EVALSHA, SET NX, the fence's INCR, GET and DEL. With [NewRedlock]
+// a release wakes the longest waiter instead, which retries; between
+// wake-ups waiters back off exponentially with full jitter, capped, and
+// never sleep past
 // the holder's remaining ttl. [Locker.Do] acquires, runs a function with a
 // context that ends when the lease is lost, renews meanwhile, and releases.
 //
@@ -45,8 +47,8 @@
 // lease's token, atomically, in one round trip each; otherwise they return
 // [ErrLeaseLost] and leave another owner's lock alone. Scripts go by EVALSHA
 // and are sent in full only when the server does not know them (NOSCRIPT).
-// On Redis 8.4 and later, release uses DELEX IFEQ and renew SET IFEQ, and
-// Lua otherwise. The acquire reply carries the server's version, so the
+// On Redis 8.4 and later, renew uses SET IFEQ, and Lua otherwise (a
+// release may hand the lock over, which no native command does). The acquire reply carries the server's version, so the
 // Locker knows which without a round trip of its own; a server that does
 // not report it (before 7.0) is asked by trying once.
 //
@@ -104,21 +106,20 @@
 //
 // # Fairness
 //
-// Without options, a lock is not fair: the client that just released often
-// takes it again. Waiters register in a sorted set in the key's slot by
-// their first arrival, and a release wakes only the longest waiting one,
-// whatever process it is in (it publishes that waiter's token), so a
-// release costs one retry, not one per waiting process; a waiter that
-// gives up leaves the set, and one that died drops out with the set's ttl
-// (its wake-up is then lost, and the others find the lock by their
-// backoff, at most the Locker's backoff cap later). With
-// [WithFairness], Acquire joins a FIFO queue in Redis (a sorted set by
-// arrival and a hash of each waiter's place, in the key's slot), and the
+// On one deployment ([New]) waiters queue in Redis (a sorted set by
+// arrival and a hash of each waiter's place, in the key's slot), and a
 // release hands the lock directly to the head of the queue: the release
 // script sets the key to the head's token with the head's ttl, issues
 // its fence, and publishes "token=fence" on the channel of the head's
 // Locker, so the head takes the lease without a round trip and nobody
-// else wakes. The head's safe deadline counts from the moment it sent
+// else wakes. Without options the lock is not strictly fair: a caller
+// that finds the key free takes it, queue or not (TryAcquire, and the
+// first attempt of Acquire); but a held lock is only ever freed for a
+// waiter, unless its holder lets it expire. With [WithFairness] a caller
+// takes a free key only when nobody is queued ahead of it (TryAcquire
+// then fails while anyone is queued), and a free key found while others
+// wait is handed to the head. All clients of a key should use the same
+// mode. The head's safe deadline counts from the moment it sent
 // its last attempt, the one that found it still queued: the handoff
 // happened after that attempt ran (its fence is above the counter the
 // attempt saw), so the key expires no earlier than that moment plus the
@@ -136,10 +137,15 @@
 // two seconds; one whose context ends leaves at once, and passes the
 // lock on if it was handed it meanwhile. A lock that expires is freed
 // without a release; the head, told when it becomes the head, looks
-// again when the holder's key would expire, and any attempt that finds
-// the key free hands it to the head. TryAcquire never joins the queue
-// and fails while anyone is queued. All clients of a key must use
-// WithFairness: a Locker without it does not look at the queue.
+// again when the holder's key would expire.
+//
+// With [NewRedlock] waiters register in a sorted set on each node by
+// their first arrival, and a release wakes only the longest waiting one,
+// whatever process it is in (it publishes that waiter's token), so a
+// release costs one retry, not one per waiting process; a waiter that
+// gives up leaves the set, and one that died drops out with the set's ttl
+// (its wake-up is then lost, and the others find the lock by their
+// backoff, at most the Locker's backoff cap later).
 //
 // # Redlock
 //

@@ -34,7 +34,7 @@ type Lease struct {
 
 func newLease(l *Locker, ks keySet, token string, fence int64, ttl time.Duration, deadline time.Time) *Lease {
 	lease := &Lease{locker: l, keys: ks, token: token, fence: fence, done: make(chan struct{}), ttl: ttl, deadline: deadline}
-	if l.opts.fair {
+	if l.opts.queue {
 		l.held.Store(token, lease) // see Locker.passOn
 	}
 	if l.opts.autoRenew {
@@ -100,11 +100,9 @@ func (l *Lease) Deadline() time.Time {
 // expired with nobody taking the lock in between (no other holder
 // overlapped it). ErrLeaseLost means another owner was granted the lock,
 // or the lease was already lost (Done closed) before Release.
-// With WithFairness a release hands the lock to the next waiter at once,
-// so such a retry then finds the lock granted since and reports
-// ErrLeaseLost. Without fairness, on Redis 8.4 and later, release goes
-// by DELEX, which cannot look at the counter: there, too, such a retry
-// reports ErrLeaseLost although the first attempt released.
+// A release that hands the lock to a waiter (on one deployment, when
+// anyone waits) grants it at once, so such a retry then finds the lock
+// granted since and reports ErrLeaseLost.
 //
 // It waits for a renew of the
 // watchdog in flight to finish, but not past ctx: then it returns an error

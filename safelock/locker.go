@@ -57,6 +57,9 @@ const (
 type Option func(*options)
 
 type options struct {
+	// queue: one deployment, where waiters queue and a release hands the
+	// lock to the first of them (Redlock waiters are woken to retry).
+	queue          bool
 	fair           bool
 	waiterTTL      time.Duration
 	autoRenew      bool
@@ -68,12 +71,14 @@ type options struct {
 	err            error
 }
 
-// WithFairness makes the lock first come, first served: Acquire joins a
-// queue in Redis and a release hands the lock straight to the longest
-// waiter, which takes it without another round trip. A waiter whose
-// process died is skipped; one that stops asking leaves the queue by
-// itself after about two seconds. TryAcquire never joins the queue and
-// fails while anyone is queued. Not available with NewRedlock.
+// WithFairness makes the lock first come, first served: a caller takes
+// a free lock only when nobody is queued ahead of it. Without it, waiters
+// queue as well and a release hands the lock to the longest waiting, but
+// a caller that finds the lock free (its holder let it expire) takes it.
+// A waiter whose process died is skipped; one that stops asking leaves
+// the queue by itself after about two seconds. TryAcquire never joins
+// the queue and fails while anyone is queued. Not available with
+// NewRedlock.
 func WithFairness() Option { return func(o *options) { o.fair = true } }
 
 // WithAutoRenew starts a watchdog for every lease: it renews at about a
@@ -137,7 +142,7 @@ type Locker struct {
 	opts   options
 	err    error // bad construction, reported by every call
 	notify *notifier
-	held   sync.Map // fair mode: token -> *Lease, until the lease is released or lost
+	held   sync.Map // one deployment: token -> *Lease, until the lease is released or lost
 }
 
 // New returns a Locker on client: a plain, failover or cluster client.
@@ -194,6 +199,7 @@ func newLocker(clients []redis.UniversalClient, opts []Option) *Locker {
 		}
 	}
 	l.err = l.opts.err
+	l.opts.queue = len(clients) == 1
 	for _, c := range clients {
 		l.nodes = append(l.nodes, &node{c: c, dials: watchDials(c)})
 	}
@@ -239,10 +245,13 @@ func (l *Locker) TryAcquire(ctx context.Context, key string, ttl time.Duration) 
 }
 
 // Acquire waits until it takes key for ttl or ctx ends; then the error
-// wraps ctx.Err(). A release wakes waiters at once through pub/sub (one
-// connection per Locker, opened on the first wait; see Close); between
-// wake-ups a waiter retries with capped exponential backoff and full jitter,
-// and never sleeps past the holder's remaining ttl. Errors other than
+// wraps ctx.Err(). On one deployment a waiter queues in Redis and the
+// release hands it the lock through pub/sub (one connection per Locker,
+// opened on the first wait; see Close); it asks again only to keep its
+// place, or when the holder's key would have expired. With NewRedlock a
+// release wakes the longest waiter, which retries; between wake-ups a
+// waiter retries with capped exponential backoff and full jitter, and
+// never sleeps past the holder's remaining ttl. Errors other than
 // ErrNotAcquired (a server that cannot be reached, ErrReplicaAck) end the
 // wait at once.
 func (l *Locker) Acquire(ctx context.Context, key string, ttl time.Duration) (*Lease, error) {
@@ -256,14 +265,11 @@ func (l *Locker) Acquire(ctx context.Context, key string, ttl time.Duration) (*L
 func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Lease, error) {
 	token := NewToken()
 	channel := ks.channel
-	if l.opts.fair {
-		channel = l.notify.own()
+	var queued *keySet
+	if l.opts.queue {
+		channel, queued = l.notify.own(), &ks
 	}
-	var fairKeys *keySet
-	if l.opts.fair {
-		fairKeys = &ks
-	}
-	w := l.notify.join(channel, token, fairKeys)
+	w := l.notify.join(channel, token, queued)
 	defer func() { l.notify.unsubscribe(w) }()
 	start := time.Now()
 	lease, g, err := l.attempt(ctx, ks, token, ttl, firstWait)
@@ -271,10 +277,10 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 		return lease, err
 	}
 	if w == nil {
-		w = l.notify.subscribe(ctx, channel, token, fairKeys)
+		w = l.notify.subscribe(ctx, channel, token, queued)
 		if w != nil && (w.since.IsZero() || w.since.After(start)) {
 			// The subscription is newer than the attempt: a release in
-			// between was not heard (and a fair waiter's place does not
+			// between was not heard (and a queued waiter's place does not
 			// say where it listens), so look again now.
 			lease, g, err = l.attempt(ctx, ks, token, ttl, firstWait)
 		}
@@ -285,7 +291,7 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 			err = fmt.Errorf("safelock: acquire %q: %w", ks.lock, werr)
 			break
 		}
-		if l.opts.fair {
+		if l.opts.queue {
 			switch n := parseNotice(msg); {
 			case n.fence > g.floor:
 				// A release handed the lock to this waiter after its
@@ -308,7 +314,7 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 	if err != nil {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
-		if l.opts.fair {
+		if l.opts.queue {
 			// Else it leaves after the waiter ttl; and a lock handed to it
 			// meanwhile passes on.
 			_ = l.nodes[0].leaveQueue(cctx, ks, token)
@@ -323,7 +329,7 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 	return lease, err
 }
 
-// passOn hands on a fair lock handed to a waiter of this Locker that had
+// passOn hands on a queued lock handed to a waiter of this Locker that had
 // already left (its place outlived it), unless a lease of this Locker
 // holds the token: then it is that lease's to release.
 func (l *Locker) passOn(ks keySet, token string) {
@@ -336,11 +342,11 @@ func (l *Locker) passOn(ks keySet, token string) {
 }
 
 // pause is how long a waiter sleeps unless a release wakes it. heard says
-// whether release messages reach it: a fair waiter is then handed the
+// whether release messages reach it: a queued waiter is then handed the
 // lock by the release, and only asks again to keep its place in the
 // queue, or, as the head, when the holder's key would have expired.
 func (l *Locker) pause(g grant, try int, heard bool) time.Duration {
-	if l.opts.fair && heard {
+	if l.opts.queue && heard {
 		keep := l.opts.waiterTTL/4 + rand.N(l.opts.waiterTTL/12+1)
 		if g.head && g.pttl > 0 {
 			return min(keep, g.pttl+time.Millisecond/2)
@@ -377,7 +383,7 @@ func (l *Locker) wait(ctx context.Context, w *waiter, d time.Duration) (string, 
 	return "", nil
 }
 
-// notice is a fair waiter's entry in a release message: "token=fence"
+// notice is a queued waiter's entry in a release message: "token=fence"
 // when the lock was handed to it for its ttl, "token=fence,px" when for
 // px ms only, "token~pttl" when it became the head of the queue while
 // the lock is held for pttl ms.
@@ -450,7 +456,7 @@ func (l *Locker) attempt(ctx context.Context, ks keySet, token string, ttl time.
 	start := time.Now()
 	if len(l.nodes) == 1 {
 		listen := "-"
-		if l.opts.fair && mode != tryOnce {
+		if mode != tryOnce {
 			listen = l.notify.listen()
 		}
 		g, err := l.nodes[0].acquire(ctx, ks, token, ttl, &l.opts, mode, listen)
@@ -562,15 +568,22 @@ func (l *Locker) each(ctx context.Context, fn func(ctx context.Context, i int, n
 }
 
 // release and renew report whether the key still held the token: on one
-// node, there; with Redlock, on a majority.
+// node, there; with Redlock, on a majority. A release that hands the lock
+// to a waiter of this Locker tells it at once, without waiting for the
+// pub/sub message (which then finds it gone, or tells it the same).
 func (l *Locker) release(ctx context.Context, ks keySet, token string, fence int64) (bool, error) {
 	if len(l.nodes) == 1 {
-		return l.nodes[0].release(ctx, ks, token, fence, l.opts.fair)
+		ok, handed, err := l.nodes[0].release(ctx, ks, token, fence, true)
+		if handed != "" {
+			l.notify.handOver(handed)
+		}
+		return ok, err
 	}
 	// A Redlock lease's fence is the highest of the nodes' counters, not
 	// each node's own: nodes judge by the token alone.
 	return l.quorum(ctx, func(ctx context.Context, n *node) (bool, error) {
-		return n.release(ctx, ks, token, 0, false)
+		ok, _, err := n.release(ctx, ks, token, 0, false)
+		return ok, err
 	})
 }
 

@@ -152,7 +152,7 @@ func TestAbandonedAttemptReleased(t *testing.T) {
 	c.AddHook(&cancelAfter{cancel: cancel})
 	l := New(c)
 	defer func() { _ = l.Close() }()
-	if err := c.ScriptLoad(testCtx(t), AcquireScript).Err(); err != nil {
+	if err := c.ScriptLoad(testCtx(t), queueAcquireScript).Err(); err != nil {
 		t.Fatal(err)
 	}
 	_, err := l.TryAcquire(ctx, "abandoned", time.Hour)
@@ -171,8 +171,8 @@ func TestLearnVersion(t *testing.T) {
 	}{{0, unknown}, {0x070000, unsupported}, {0x080200, unsupported}, {0x080400, supported}, {0x090000, supported}} {
 		var n node
 		n.learn(tc.version)
-		if n.delex.Load() != tc.want || n.setIfeq.Load() != tc.want {
-			t.Errorf("version %#x: delex %d setIfeq %d, want %d", tc.version, n.delex.Load(), n.setIfeq.Load(), tc.want)
+		if n.setIfeq.Load() != tc.want {
+			t.Errorf("version %#x: setIfeq %d, want %d", tc.version, n.setIfeq.Load(), tc.want)
 		}
 	}
 }
@@ -211,10 +211,9 @@ func TestRetriedReleaseByFence(t *testing.T) {
 			c := redis.NewClient(&redis.Options{Addr: m.Addr()})
 			defer func() { _ = c.Close() }()
 			n := &node{c: c}
-			n.delex.Store(unsupported)
 			ctx := testCtx(t)
 			ks, _ := lockKeys("relf")
-			o := &options{fair: fair, waiterTTL: defaultWaiterTTL}
+			o := &options{queue: true, fair: fair, waiterTTL: defaultWaiterTTL}
 			grant := func() (string, int64) {
 				tok := NewToken()
 				g, err := n.acquire(ctx, ks, tok, time.Second, o, tryOnce, "-")
@@ -225,7 +224,7 @@ func TestRetriedReleaseByFence(t *testing.T) {
 			}
 			tok, fence := grant()
 			for i := range 2 {
-				if ok, err := n.release(ctx, ks, tok, fence, fair); err != nil || !ok {
+				if ok, _, err := n.release(ctx, ks, tok, fence, true); err != nil || !ok {
 					t.Fatalf("release %d: %v %v, want released", i+1, ok, err)
 				}
 			}
@@ -233,20 +232,20 @@ func TestRetriedReleaseByFence(t *testing.T) {
 				t.Fatal("key still there")
 			}
 			// Without the fence a gone key is not this lease's release.
-			if ok, err := n.release(ctx, ks, tok, 0, fair); err != nil || ok {
+			if ok, _, err := n.release(ctx, ks, tok, 0, true); err != nil || ok {
 				t.Fatalf("release without fence of a gone key: %v %v, want not released", ok, err)
 			}
 			// Expired, nobody took it since: released.
 			late, lateFence := grant()
 			m.FastForward(2 * time.Second)
-			if ok, err := n.release(ctx, ks, late, lateFence, fair); err != nil || !ok {
+			if ok, _, err := n.release(ctx, ks, late, lateFence, true); err != nil || !ok {
 				t.Fatalf("release after expiry with nobody since: %v %v, want released", ok, err)
 			}
 			// Another owner was granted it: not released, its key left alone.
 			old, oldFence := grant()
 			m.FastForward(2 * time.Second)
 			other, _ := grant()
-			if ok, err := n.release(ctx, ks, old, oldFence, fair); err != nil || ok {
+			if ok, _, err := n.release(ctx, ks, old, oldFence, true); err != nil || ok {
 				t.Fatalf("release after another grant: %v %v, want not released", ok, err)
 			}
 			if got, _ := m.Get("relf"); got != other {

@@ -11,8 +11,8 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// Whether a server has a native command (DELEX IFEQ, SET IFEQ), learnt on
-// first use and kept for the node's lifetime.
+// Whether a server has SET IFEQ, learnt on first use and kept for the
+// node's lifetime.
 const (
 	unknown int32 = iota
 	supported
@@ -24,7 +24,6 @@ const (
 type node struct {
 	c       redis.UniversalClient
 	dials   *dialWatch   // nil for clients that are not watched
-	delex   atomic.Int32 // DELEX key IFEQ token
 	setIfeq atomic.Int32 // SET key token PX ttl IFEQ token
 }
 
@@ -51,28 +50,32 @@ const (
 )
 
 // acquire makes one attempt. listen says how a fair waiter hears its
-// handoff (see fairLua): "-", or "=" or "?" and its Locker's channel.
+// handoff (see queueLua): "-", or "=" or "?" and its Locker's channel.
 func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Duration, o *options, mode attemptMode, listen string) (grant, error) {
 	enqueue := mode != tryOnce
 	s, keys := acquireScript, []string{ks.lock, ks.fence}
 	args := []any{token, ttl.Milliseconds()}
-	if enqueue && !o.fair {
-		// A waiter registers itself, so that a release publishes only
-		// when someone waits, and wakes one waiter; the registration
-		// outlives its next retry. Granted after waiting, it leaves.
+	switch {
+	case o.queue:
+		s, keys = queueAcquire, []string{ks.lock, ks.fence, ks.queue, ks.places, ks.waiting}
+		join, fair := "0", "0"
+		if enqueue {
+			join = "1"
+		}
+		if o.fair {
+			fair = "1"
+		}
+		args = append(args, o.waiterTTL.Milliseconds(), join, listen, fair)
+	case enqueue:
+		// A Redlock waiter registers itself on each node, so that a
+		// release publishes only when someone waits, and wakes one
+		// waiter; the registration outlives its next retry. Granted
+		// after waiting, it leaves.
 		keys = append(keys, ks.waiting, ks.waiters)
 		args = append(args, (2 * o.backoffMax).Milliseconds())
 		if mode == waited {
 			args = append(args, "1")
 		}
-	}
-	if o.fair {
-		s, keys = fairAcquire, []string{ks.lock, ks.fence, ks.queue, ks.places}
-		join := "0"
-		if enqueue {
-			join = "1"
-		}
-		args = append(args, o.waiterTTL.Milliseconds(), join, listen)
 	}
 	var (
 		res  []any
@@ -99,7 +102,7 @@ func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Du
 	// second owner. Give it back and fail.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
-	_, rerr := n.release(rctx, ks, token, 0, o.fair)
+	_, _, rerr := n.release(rctx, ks, token, 0, o.queue)
 	return grant{}, errors.Join(fmt.Errorf("%w: %d of %d replicas acknowledged the lock on %q within %v",
 		ErrReplicaAck, acks, o.replicas, ks.lock, o.replicaTimeout), rerr)
 }
@@ -135,7 +138,6 @@ func (n *node) learn(version int64) {
 	if version >= 0x080400 {
 		has = supported
 	}
-	n.delex.CompareAndSwap(unknown, has)
 	n.setIfeq.CompareAndSwap(unknown, has)
 }
 
@@ -189,46 +191,39 @@ func (n *node) pipeline(ctx context.Context, key string) (redis.Pipeliner, error
 
 var scriptSource = map[*redis.Script]string{
 	acquireScript: AcquireScript,
-	fairAcquire:   fairAcquireScript,
+	queueAcquire:  queueAcquireScript,
 	renewScript:   RenewScript,
 }
 
-// release deletes the lock if it holds token. fence is the lease's fence
-// on this node (0 when unknown): a release that finds the key gone but
-// the counter still at fence reports success (nobody took the lock since).
-func (n *node) release(ctx context.Context, ks keySet, token string, fence int64, fair bool) (bool, error) {
-	if fair {
+// release deletes the lock if it holds token; on a queued lock (one
+// deployment) it hands the lock to the first waiter instead, and returns
+// the handoff's message ("token=fence..."). fence is the lease's fence on
+// this node (0 when unknown): a release that finds the key gone but the
+// counter still at fence reports success (nobody took the lock since).
+func (n *node) release(ctx context.Context, ks keySet, token string, fence int64, queue bool) (ok bool, handed string, err error) {
+	if queue {
 		args := []any{token}
 		if fence > 0 {
 			args = append(args, fence)
 		}
-		v, err := fairRelease.Run(ctx, n.c, []string{ks.lock, ks.fence, ks.queue, ks.places}, args...).Int()
-		return v == 1, err
-	}
-	if n.delex.Load() != unsupported {
-		p, err := n.pipeline(ctx, ks.lock)
+		v, err := queueRelease.Run(ctx, n.c, []string{ks.lock, ks.fence, ks.queue, ks.places, ks.waiting}, args...).Result()
 		if err != nil {
-			return false, err
+			return false, "", err
 		}
-		del := p.DelExArgs(ctx, ks.lock, redis.DelExArgs{Mode: "IFEQ", MatchValue: token})
-		p.Publish(ctx, ks.channel, "")
-		_, _ = p.Exec(ctx)
-		v, err := del.Result()
-		switch {
-		case err == nil:
-			n.delex.Store(supported)
-			return v == 1, nil
-		case !isUnsupported(err):
-			return false, err
+		switch v := v.(type) {
+		case string:
+			return true, v, nil
+		case int64:
+			return v == 1, "", nil
 		}
-		n.delex.Store(unsupported)
+		return false, "", fmt.Errorf("safelock: unexpected release reply %v", v)
 	}
 	args := []any{token, ks.channel}
 	if fence > 0 {
 		args = append(args, fence)
 	}
 	v, err := leaseRelease.Run(ctx, n.c, []string{ks.lock, ks.fence, ks.waiting, ks.waiters}, args...).Int()
-	return v == 1, err
+	return v == 1, "", err
 }
 
 func (n *node) renew(ctx context.Context, ks keySet, token string, ttl time.Duration, o *options) (bool, error) {

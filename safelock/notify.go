@@ -16,7 +16,7 @@ import (
 const maxIdleChannels = 256
 
 // notifier shares one pub/sub connection among a Locker's waiters. The
-// release scripts PUBLISH on a channel named after the key, or, for fair
+// release scripts PUBLISH on a channel named after the key, or, for queued
 // waiters, on the notifier's own channel (only its process hears a
 // handoff meant for it, and a handoff that reaches nobody tells the
 // script that the waiter's process is gone); plain PUBLISH reaches
@@ -36,13 +36,17 @@ type notifier struct {
 	channels   map[string]*channel
 	seq        uint64
 
-	// gone remembers fair waiters that left, for a while: a handoff can
+	// gone remembers queued waiters that left, for a while: a handoff can
 	// still come for one whose place outlived it (a failover restored an
 	// older queue, or its leaveQueue never reached the server). pass hands
 	// such a lock on, unless this process holds a lease with that token.
 	gone    map[string]goneWaiter
 	goneFor time.Duration
 	pass    func(ks keySet, token string)
+	// told holds the handoffs this process told its waiters itself
+	// (handOver), until their pub/sub message, which is then not a
+	// stray, has come.
+	told map[string]time.Time
 }
 
 type goneWaiter struct {
@@ -58,7 +62,7 @@ type channel struct {
 
 type waiter struct {
 	name  string
-	ks    *keySet     // a fair waiter's key, remembered when it leaves
+	ks    *keySet     // a queued waiter's key, remembered when it leaves
 	token string      // a message naming a token wakes only its waiter
 	seq   uint64      // order of arrival, for waking the longest waiter first
 	wake  chan string // the release message that woke it
@@ -68,7 +72,7 @@ type waiter struct {
 func newNotifier(c redis.UniversalClient, goneFor time.Duration, pass func(keySet, string)) *notifier {
 	_, plain := c.(*redis.Client)
 	return &notifier{client: c, channels: make(map[string]*channel), ownChannel: ownChannelPrefix + NewToken(), exact: plain,
-		gone: make(map[string]goneWaiter), goneFor: goneFor, pass: pass}
+		gone: make(map[string]goneWaiter), goneFor: goneFor, pass: pass, told: make(map[string]time.Time)}
 }
 
 // own returns the notifier's own channel ("" for a nil notifier).
@@ -79,8 +83,8 @@ func (n *notifier) own() string {
 	return n.ownChannel
 }
 
-// listen says how the fair scripts reach this notifier's waiters (see
-// fairLua): its own channel once the server has confirmed the
+// listen says how the queue scripts reach this notifier's waiters (see
+// queueLua): its own channel once the server has confirmed the
 // subscription, prefixed by "=" when PUBLISH counts exactly and "?"
 // otherwise; "-" before that (the waiters poll).
 func (n *notifier) listen() string {
@@ -185,8 +189,13 @@ func (n *notifier) unsubscribe(w *waiter) {
 	}
 	delete(ch.waiters, w)
 	select {
-	case <-w.wake: // a wake-up this waiter did not use: pass it on
-		ch.wakeLongest()
+	case <-w.wake:
+		// A wake-up this waiter did not use: pass it on. (A queued
+		// waiter's is its handoff, told twice, or passed on by
+		// leaveQueue.)
+		if w.ks == nil {
+			ch.wakeLongest()
+		}
 	default:
 	}
 	now := time.Now()
@@ -255,12 +264,12 @@ func (n *notifier) read(ps *redis.PubSub, done chan struct{}) {
 	}
 }
 
-// deliver wakes the waiters a release message is for. A fair lock's
+// deliver wakes the waiters a release message is for. A queued lock's
 // message holds entries "token=fence" and "token~pttl" separated by
 // spaces, each for the waiter with that token; another release names the
 // one waiter it wakes by its token, or is empty and wakes the longest
 // waiter here (see wakeLongest).
-func (ch *channel) deliver(payload string, stray func(token string)) {
+func (ch *channel) deliver(payload string, stray func(entry, token string)) {
 	if payload == "" {
 		ch.wakeLongest()
 		return
@@ -274,7 +283,7 @@ func (ch *channel) deliver(payload string, stray func(token string)) {
 		if w := ch.waiterOf(token); w != nil {
 			w.tell(entry)
 		} else if i >= 0 && entry[i] == '=' && stray != nil {
-			stray(token)
+			stray(entry, token)
 		}
 	}
 }
@@ -288,11 +297,43 @@ func (ch *channel) waiterOf(token string) *waiter {
 	return nil
 }
 
+// handOver tells a waiter of this notifier that a release by this
+// process handed it the lock (msg as the release script published it),
+// so that it need not wait for the pub/sub message. A handoff to a waiter
+// elsewhere is left to the message.
+func (n *notifier) handOver(msg string) {
+	if n == nil {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	token, _, _ := strings.Cut(msg, "=")
+	ch := n.channels[n.ownChannel]
+	if ch == nil {
+		return
+	}
+	if w := ch.waiterOf(token); w != nil {
+		w.tell(msg)
+		now := time.Now()
+		for m, at := range n.told {
+			if now.Sub(at) > n.goneFor {
+				delete(n.told, m)
+			}
+		}
+		n.told[msg] = now
+	}
+}
+
 // strayHandoff is called, under n.mu, for a handoff to a token with no
-// waiter here: if a fair waiter with that token left lately, the lock is
+// waiter here: if a queued waiter with that token left lately, the lock is
 // passed on (in the background; pass skips a token this process holds a
 // lease with).
-func (n *notifier) strayHandoff(token string) {
+func (n *notifier) strayHandoff(entry, token string) {
+	if _, ok := n.told[entry]; ok {
+		// Told already by handOver: the waiter took the lease.
+		delete(n.told, entry)
+		return
+	}
 	g, ok := n.gone[token]
 	if !ok || n.pass == nil {
 		return

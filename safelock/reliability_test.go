@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -936,10 +937,7 @@ func TestReliabilityWaiterLosesWakeUp(t *testing.T) {
 		got <- result{l, err}
 	}()
 	// The waiter is subscribed to the key's release channel.
-	waitFor(t, "the waiter to subscribe", func() bool {
-		n := px.direct.PubSubNumSub(shortCtx(t), "safelock:released:"+key).Val()
-		return n["safelock:released:"+key] == 1
-	})
+	waitListening(t, px.direct, key)
 	px.proxy.Stall()
 	px.proxy.Cut() // reconnects are stalled too
 	if err := h.Release(shortCtx(t)); err != nil {
@@ -965,6 +963,20 @@ func TestReliabilityWaiterLosesWakeUp(t *testing.T) {
 		t.Fatal("the waiter never got the lock after its wake-up was lost")
 	}
 	res.check()
+}
+
+// waitListening waits until a waiter on key is queued with its Locker's
+// channel, so that a release hands it the lock by a message.
+func waitListening(t *testing.T, c *redis.Client, key string) {
+	t.Helper()
+	waitFor(t, "the waiter to listen", func() bool {
+		for _, place := range c.HVals(shortCtx(t), "safelock:queue-places:{"+key+"}").Val() {
+			if strings.Contains(place, " =safelock:waiter:") {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // TestReliabilityResubscribeWakes: a waiter whose pub/sub connection was
@@ -993,10 +1005,7 @@ func TestReliabilityResubscribeWakes(t *testing.T) {
 		}
 		got <- err
 	}()
-	waitFor(t, "the waiter to subscribe", func() bool {
-		n := px.direct.PubSubNumSub(shortCtx(t), "safelock:released:"+key).Val()
-		return n["safelock:released:"+key] == 1
-	})
+	waitListening(t, px.direct, key)
 	px.proxy.Stall()
 	px.proxy.Cut()
 	if err := h.Release(shortCtx(t)); err != nil {

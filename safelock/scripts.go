@@ -95,7 +95,7 @@ end
 return 0
 `
 
-// fairLua defines the fair scripts' queue functions. KEYS[1] is the lock
+// queueLua defines the queue scripts' queue functions. KEYS[1] is the lock
 // key, KEYS[2] the fence counter, KEYS[3] the queue (a ZSET of waiter
 // tokens by first arrival, server TIME in µs) and KEYS[4] the waiters'
 // places (a HASH: token -> "alive-until-ms ttl-ms listen", where listen
@@ -115,7 +115,7 @@ return 0
 // waiter, or a cluster), the key is set only for as long as the
 // waiter's place lives, and the message says so: "token=fence,px"; the
 // waiter's first renew gives it its ttl.
-const fairLua = nextFenceLua + `local clock
+const queueLua = nextFenceLua + `local clock
 local function now()
   if not clock then
     local t = redis.call('TIME')
@@ -155,26 +155,42 @@ local function handOn()
       if tell(p, msg) then
         redis.call('SET', KEYS[1], h, 'PX', px)
         tellHead(px)
-        return h, fence
+        return h, fence, msg
       end
     end
   end
 end
 `
 
-// fairAcquireScript is AcquireScript behind a FIFO queue (see fairLua for
-// the keys). ARGV[1] is the token, ARGV[2] the ttl in ms, ARGV[3] the
-// waiter ttl in ms (how long the waiter's place outlives its last ask),
-// ARGV[4] "1" to join (or stay in) the queue when the lock is not
-// granted, ARGV[5] how the waiter listens (see fairLua). The caller
-// takes a free lock only when nobody is queued ahead of it; otherwise a
-// free lock (its holder's key expired without a release) is handed to
-// the first live waiter. A token that already holds the key (handed over
-// by a release, or a retried call) is renewed. Returns {1, fence,
-// version} or {0, pttl, version, isHead, floor}: floor is the fence
-// counter now, so a handoff announced later with a fence above it
-// happened after this call.
-const fairAcquireScript = fairLua + `local v = redis.REDIS_VERSION_NUM or 0
+// queueAcquireScript is AcquireScript for a Locker on one deployment,
+// whose waiters queue (see queueLua for KEYS[1] to KEYS[4]; KEYS[5] marks
+// the key as waited for while the queue lives, so that a release looks
+// at the queue only then). ARGV[1] is the token, ARGV[2] the ttl in ms,
+// ARGV[3] the waiter ttl in ms (how long the waiter's place outlives its
+// last ask), ARGV[4] "1" to join (or stay in) the queue when the lock is
+// not granted, ARGV[5] how the waiter listens (see queueLua), ARGV[6] "1"
+// for a fair lock. Without fairness a caller takes a free lock whoever
+// waits (one SET NX: the release hands a held lock to the head of the
+// queue, so only a lock freed by expiry is free while anyone waits). A
+// fair caller takes a free lock only when nobody is queued ahead of it;
+// otherwise the free lock is handed to the first live waiter. A token
+// that already holds the key (handed over by a release, or a retried
+// call) is renewed. Returns {1, fence, version} or {0, pttl, version,
+// isHead, floor}: floor is the fence counter now, so a handoff announced
+// later with a fence above it happened after this call.
+const queueAcquireScript = queueLua + `local v = redis.REDIS_VERSION_NUM or 0
+local function leave(first)
+  redis.call('ZREM', KEYS[3], ARGV[1])
+  redis.call('HDEL', KEYS[4], ARGV[1])
+  if first == ARGV[1] then tellHead(ARGV[2]) end
+end
+if ARGV[6] ~= '1' and redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  if ARGV[4] == '1' then
+    local first = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
+    if first then leave(first) end
+  end
+  return {1, nextFence(KEYS[2]), v}
+end
 local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -187,11 +203,8 @@ if not holder then
   if holder == ARGV[1] then return {1, fence, v} end
   if not holder then
     redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-    redis.call('ZREM', KEYS[3], ARGV[1])
-    redis.call('HDEL', KEYS[4], ARGV[1])
-    fence = nextFence(KEYS[2])
-    tellHead(ARGV[2])
-    return {1, fence, v}
+    if h then leave(h) end
+    return {1, nextFence(KEYS[2]), v}
   end
 end
 if ARGV[4] == '1' then
@@ -200,6 +213,7 @@ if ARGV[4] == '1' then
   redis.call('HSET', KEYS[4], ARGV[1], string.format('%d', now() + tonumber(ARGV[3])) .. ' ' .. ARGV[2] .. ' ' .. ARGV[5])
   redis.call('PEXPIRE', KEYS[3], ARGV[3])
   redis.call('PEXPIRE', KEYS[4], ARGV[3])
+  redis.call('SET', KEYS[5], '1', 'PX', ARGV[3])
 end
 local head = 0
 if redis.call('ZRANGE', KEYS[3], 0, 0)[1] == ARGV[1] then head = 1 end
@@ -234,26 +248,35 @@ if ARGV[3] and redis.call('GET', KEYS[2]) == ARGV[3] then return 1 end
 return 0
 `
 
-// fairReleaseScript is leaseReleaseScript for a fair lock (see fairLua for
-// the keys); ARGV[1] is the token, the optional ARGV[2] the lease's
-// fence. It hands the lock to the first live waiter (handOn), so a
-// handoff costs no attempt; with nobody waiting it deletes the key. As
-// in leaseReleaseScript, a release that finds the key gone reports
-// success while the counter still holds the lease's fence.
-const fairReleaseScript = fairLua + `if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+// queueReleaseScript is leaseReleaseScript for a Locker on one deployment
+// (KEYS as in queueAcquireScript); ARGV[1] is the token, the optional
+// ARGV[2] the lease's fence. Deleting the lock and the waiter mark in
+// one DEL tells whether anyone may wait; only then it hands the lock to
+// the first live waiter (handOn), so a handoff costs no attempt, and
+// marks the key again for as long as the queue lives. It returns 1, or
+// the handoff's message when it handed the lock over (the releaser's
+// Locker may hold that waiter: it is told at once). As in
+// leaseReleaseScript, a release that finds the key gone reports success
+// while the counter still holds the lease's fence.
+const queueReleaseScript = queueLua + `if redis.call('GET', KEYS[1]) ~= ARGV[1] then
   if ARGV[2] and redis.call('GET', KEYS[2]) == ARGV[2] then return 1 end
   return 0
 end
-if not handOn() then redis.call('DEL', KEYS[1]) end
+if redis.call('DEL', KEYS[1], KEYS[5]) > 1 then
+  local _, _, msg = handOn()
+  local left = redis.call('PTTL', KEYS[3])
+  if left > 0 then redis.call('SET', KEYS[5], '1', 'PX', left) end
+  if msg then return msg end
+end
 return 1
 `
 
-// leaveQueueScript removes a waiter that gave up (KEYS as in fairLua;
+// leaveQueueScript removes a waiter that gave up (KEYS as in queueLua;
 // ARGV[1] its token). When the lock was handed to it meanwhile, or the
 // lock is free, it hands the lock on (handOn); when the leaver was the
 // head of the queue while the lock is held, it tells the new head, which
 // then watches for the holder's expiry.
-const leaveQueueScript = fairLua + `local first = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
+const leaveQueueScript = queueLua + `local first = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
 local removed = redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('HDEL', KEYS[4], ARGV[1])
 local holder = redis.call('GET', KEYS[1])
@@ -278,8 +301,8 @@ var (
 	releaseScript = redis.NewScript(ReleaseScript)
 	leaseRelease  = redis.NewScript(leaseReleaseScript)
 	renewScript   = redis.NewScript(RenewScript)
-	fairAcquire   = redis.NewScript(fairAcquireScript)
-	fairRelease   = redis.NewScript(fairReleaseScript)
+	queueAcquire  = redis.NewScript(queueAcquireScript)
+	queueRelease  = redis.NewScript(queueReleaseScript)
 	leaveQueue    = redis.NewScript(leaveQueueScript)
 	raiseFence    = redis.NewScript(raiseFenceScript)
 )
