@@ -11,6 +11,7 @@
 //	locklint -sarif ./... > locklint.sarif       # SARIF 2.1.0 for code scanning
 //	go vet -vettool=$(command -v locklint) ./... # through go vet
 //	go fix -fixtool=$(command -v locklint) ./... # through go fix
+//	locklint lsp                                 # language server on stdio
 //
 // Each analyzer has a flag of its own name: -lockrelease runs only that
 // analyzer (with any others set to true), -lockrelease=false runs all but it.
@@ -25,6 +26,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -36,6 +38,7 @@ import (
 
 	"github.com/locklint/locklint/analyzers/all"
 	"github.com/locklint/locklint/analyzers/suppress"
+	"github.com/locklint/locklint/internal/lsp"
 )
 
 func main() { run(all.Analyzers()) }
@@ -43,6 +46,13 @@ func main() { run(all.Analyzers()) }
 // run is the whole command; tests run it with extra analyzers.
 func run(analyzers []*analysis.Analyzer) {
 	analyzers = suppress.Wrap(analyzers)
+	if len(os.Args) == 2 && os.Args[1] == "lsp" {
+		if err := lsp.Serve(context.Background(), os.Stdin, os.Stdout, lsp.Options{Analyzers: analyzers, Log: os.Stderr}); err != nil {
+			fmt.Fprintf(os.Stderr, "locklint lsp: %v\n", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if wantsSARIF(os.Args[1:]) {
 		os.Exit(runSARIF(os.Args[1:], analyzers, os.Stdout, os.Stderr))
 	}
@@ -66,6 +76,7 @@ Usage: %[1]s [-flag] [package...]
   %[1]s -json ./...           diagnostics as JSON
   %[1]s -sarif ./...          diagnostics as SARIF 2.1.0 on stdout
   %[1]s help [analyzer]       list the analyzers or document one
+  %[1]s lsp                   run the language server on stdin/stdout
 
 Suppress a diagnostic with a comment on its line or the line above:
   //locklint:ignore <analyzer> <reason>

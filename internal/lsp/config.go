@@ -1,0 +1,120 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// config is the client's workspace configuration, under "locklint":
+//
+//	{"analyzers": {"lockvalue": false},
+//	 "settings":  {"lockrelease": {"flag": "value"}}}
+//
+// The names are those of the command's flags (-lockvalue=false,
+// -lockrelease.flag=value) and of the golangci-lint linters and their
+// settings.
+type config struct {
+	Analyzers map[string]bool           `json:"analyzers"`
+	Settings  map[string]map[string]any `json:"settings"`
+}
+
+// configure applies new settings; unknown analyzers and flags are
+// reported to the user and left out, the rest applies.
+func (s *Server) configure(raw json.RawMessage) {
+	var wrapped struct {
+		Locklint *config `json:"locklint"`
+	}
+	var c config
+	if err := json.Unmarshal(raw, &wrapped); err == nil && wrapped.Locklint != nil {
+		c = *wrapped.Locklint
+	} else if err := json.Unmarshal(raw, &c); err != nil {
+		s.showMessage(messageError, fmt.Sprintf("locklint: bad settings: %v", err))
+		return
+	}
+	var problems []string
+	for name := range c.Analyzers {
+		if s.analyzers[name] == nil {
+			problems = append(problems, fmt.Sprintf("unknown analyzer %q", name))
+			delete(c.Analyzers, name)
+		}
+	}
+	for name, flags := range c.Settings {
+		a := s.analyzers[name]
+		if a == nil {
+			problems = append(problems, fmt.Sprintf("settings for unknown analyzer %q", name))
+			delete(c.Settings, name)
+			continue
+		}
+		for flag, v := range flags {
+			if a.Flags.Lookup(flag) == nil {
+				problems = append(problems, fmt.Sprintf("%s: unknown setting %q", name, flag))
+				delete(flags, flag)
+				continue
+			}
+			if _, ok := flagValue(v); !ok {
+				problems = append(problems, fmt.Sprintf("%s: setting %q: want a string, number, boolean or list, got %T", name, flag, v))
+				delete(flags, flag)
+			}
+		}
+	}
+	if len(problems) > 0 {
+		slices.Sort(problems)
+		s.showMessage(messageError, "locklint settings: "+strings.Join(problems, "; "))
+	}
+	s.mu.Lock()
+	s.cfg = c
+	s.mu.Unlock()
+}
+
+// flags returns the vet tool's flags for the configuration.
+func (c config) flags() []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(c.Analyzers)) {
+		if !c.Analyzers[name] {
+			out = append(out, "-"+name+"=false")
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.Settings)) {
+		for _, flag := range slices.Sorted(maps.Keys(c.Settings[name])) {
+			v, _ := flagValue(c.Settings[name][flag])
+			out = append(out, fmt.Sprintf("-%s.%s=%s", name, flag, v))
+		}
+	}
+	return out
+}
+
+func flagValue(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case bool:
+		return strconv.FormatBool(v), true
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64), true
+	case []any:
+		parts := make([]string, len(v))
+		for i, e := range v {
+			parts[i] = fmt.Sprint(e)
+		}
+		return strings.Join(parts, ","), true
+	}
+	return "", false
+}
+
+func (s *Server) showMessage(typ int, msg string) {
+	if err := s.conn.notify("window/showMessage", showMessageParams{Type: typ, Message: msg}); err != nil {
+		s.logf("showMessage: %v", err)
+	}
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
