@@ -9,7 +9,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -62,6 +64,7 @@ type document struct {
 type published struct {
 	text     *text
 	findings []finding
+	errs     []string
 }
 
 type run struct {
@@ -404,6 +407,12 @@ func (s *Server) runVet(ctx context.Context, dir, file string) {
 	}
 	s.logf("analysed %s in %v", dir, time.Since(start).Round(time.Millisecond))
 	s.publish(res, dir, file)
+	if dir != "./..." {
+		// The packages that import this one: go vet re-analyses those
+		// whose dependencies' export data or facts changed, and answers
+		// the rest from its cache.
+		s.analyze(context.WithoutCancel(ctx), "./...", "")
+	}
 }
 
 // publish sends the findings of a run over dir ("./..." for the whole
@@ -443,6 +452,10 @@ func (s *Server) publish(res *vetResult, dir, file string) {
 // sendLocked publishes one file's diagnostics. s.mu is held.
 func (s *Server) sendLocked(path string, fs []finding, errs []string) {
 	src, _ := os.ReadFile(path)
+	if old := s.published[path]; old != nil && string(old.text.src) == string(src) &&
+		reflect.DeepEqual(old.findings, fs) && slices.Equal(old.errs, errs) {
+		return // the client has these already
+	}
 	t := newText(src)
 	diags := []diagnostic{}
 	for _, msg := range errs {
@@ -454,7 +467,7 @@ func (s *Server) sendLocked(path string, fs []finding, errs []string) {
 	if len(fs) == 0 && len(errs) == 0 {
 		delete(s.published, path)
 	} else {
-		s.published[path] = &published{text: t, findings: fs}
+		s.published[path] = &published{text: t, findings: fs, errs: errs}
 	}
 	params := publishDiagnosticsParams{URI: fileURI(path), Diagnostics: diags}
 	if d := s.docs[path]; d != nil && !d.dirty {

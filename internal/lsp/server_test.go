@@ -503,3 +503,66 @@ func TestEditMakesActionsStale(t *testing.T) {
 		t.Errorf("%d code actions on a file with unsaved changes, want 0", n)
 	}
 }
+
+// TestImportersReanalysed: a save that changes what a package exports to
+// its importers (here: a helper stops deleting the key, so the facts
+// about it change) updates the diagnostics of an importer that is not
+// open, without the importer being saved.
+func TestImportersReanalysed(t *testing.T) {
+	root := demoModule(t)
+	write := func(rel, src string) string {
+		path := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	const store = `package locker
+
+import (
+	"context"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+type Store struct{ rdb redis.UniversalClient }
+
+func (s *Store) Put(ctx context.Context, key, val string) bool {
+	return s.rdb.SetNX(ctx, key, val, time.Minute).Val()
+}
+
+func (s *Store) Drop(ctx context.Context, key string) {
+	s.rdb.Del(ctx, key)
+}
+`
+	lockerFile := write("locker/locker.go", store)
+	appFile := write("app/app.go", `package app
+
+import (
+	"context"
+
+	"example.com/redisdemo/locker"
+)
+
+func Run(ctx context.Context, s *locker.Store, token string) {
+	if !s.Put(ctx, "app:leader", token) {
+		return
+	}
+	defer s.Drop(ctx, "app:leader")
+}
+`)
+	c := startServer(t, Options{})
+	c.initialize(root, nil)
+	appURI := fileURI(appFile)
+	_, n := c.waitDiags(appURI, 0, func(ds []diagnostic) bool { return has(ds, 13, "lockrelease") })
+
+	// Drop no longer deletes anything.
+	write("locker/locker.go", strings.Replace(store, "\ts.rdb.Del(ctx, key)\n", "\t_, _ = ctx, key\n", 1))
+	c.send("textDocument/didOpen", didOpenParams{TextDocument: textDocumentItem{URI: fileURI(lockerFile), Version: 1}})
+	c.send("textDocument/didSave", didSaveParams{TextDocument: textDocumentIdentifier{URI: fileURI(lockerFile)}})
+	c.waitDiags(appURI, n, func(ds []diagnostic) bool { return len(ds) == 0 })
+}
