@@ -428,13 +428,22 @@ func (s *Server) publish(res *vetResult, dir, file string) {
 		return filepath.Dir(path) == dir
 	}
 	sent := map[string]bool{}
+	for path, d := range s.docs {
+		if d.dirty {
+			// Edited since its last save: findings about the file on
+			// disk would land on the wrong lines; its save brings new ones.
+			sent[path] = true
+		}
+	}
 	errs := res.errors
 	if general := errs[""]; len(general) > 0 && file != "" {
 		errs[file] = append(errs[file], general...)
 	}
 	for path, fs := range res.findings {
-		s.sendLocked(path, fs, errs[path])
-		sent[path] = true
+		if !sent[path] {
+			s.sendLocked(path, fs, errs[path])
+			sent[path] = true
+		}
 	}
 	for path, msgs := range errs {
 		if path != "" && !sent[path] {

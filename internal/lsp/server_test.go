@@ -566,3 +566,44 @@ func Run(ctx context.Context, s *locker.Store, token string) {
 	c.send("textDocument/didSave", didSaveParams{TextDocument: textDocumentIdentifier{URI: fileURI(lockerFile)}})
 	c.waitDiags(appURI, n, func(ds []diagnostic) bool { return len(ds) == 0 })
 }
+
+// TestEditCancelsRun: an edit while a save's analysis waits or runs
+// cancels it (its result would be stale), and no run publishes for a file
+// with unsaved changes; the next save analyses again. didClose,
+// $/cancelRequest, $/setTrace and didChangeWatchedFiles are taken without
+// a reply.
+func TestEditCancelsRun(t *testing.T) {
+	root := demoModule(t)
+	file := filepath.Join(root, "jobs", "jobs.go")
+	uri := fileURI(file)
+	c := startServer(t, Options{Debounce: 2 * time.Second})
+	c.initialize(root, nil)
+	c.send("textDocument/didOpen", didOpenParams{TextDocument: textDocumentItem{URI: uri, Version: 1}})
+	_, n := c.waitDiags(uri, 0, func(ds []diagnostic) bool { return has(ds, 36, "lockexpiry") })
+	c.send("$/cancelRequest", map[string]any{"id": 99})
+	c.send("$/setTrace", map[string]any{"value": "off"})
+	c.send("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{}})
+
+	// A save that moves the finding, then at once an edit: no publication.
+	src, _ := os.ReadFile(file)
+	if err := os.WriteFile(file, append([]byte("// moved\n"), src...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.send("textDocument/didSave", didSaveParams{TextDocument: textDocumentIdentifier{URI: uri}})
+	c.send("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2}, "contentChanges": []any{map[string]any{"text": "x"}}})
+	time.Sleep(4 * time.Second)
+	c.mu.Lock()
+	for _, p := range c.diags[uri][n:] {
+		if has(p.Diagnostics, 37, "lockexpiry") {
+			t.Errorf("the cancelled run published: %v", codes(p.Diagnostics))
+		}
+	}
+	c.mu.Unlock()
+
+	c.send("textDocument/didSave", didSaveParams{TextDocument: textDocumentIdentifier{URI: uri}})
+	c.waitDiags(uri, n, func(ds []diagnostic) bool { return has(ds, 37, "lockexpiry") })
+	c.send("textDocument/didClose", didCloseParams{TextDocument: textDocumentIdentifier{URI: uri}})
+	if r := c.call("shutdown", nil); r.Error != nil {
+		t.Fatalf("shutdown after didClose: %v", r.Error)
+	}
+}
