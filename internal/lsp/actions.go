@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/locklint/locklint/internal/vetrun"
 )
 
-// codeActions offers, for each finding on the requested range, its
+// codeActions offers, for each vetrun.Finding on the requested range, its
 // suggested fixes as quickfixes and a quickfix that suppresses it with a
 // //locklint:ignore comment on the line above. A file changed since its
 // analysis gets none: the edits' positions would be stale.
@@ -60,7 +62,7 @@ func overlaps(a, b lspRange) bool {
 // fixEdit turns a suggested fix into a WorkspaceEdit. Edits in other
 // files are converted with those files' content on disk; a fix touching
 // a file open with unsaved changes is not offered.
-func (s *Server) fixEdit(path string, t *text, fix vetFix) (*workspaceEdit, bool) {
+func (s *Server) fixEdit(path string, t *text, fix vetrun.Fix) (*workspaceEdit, bool) {
 	texts := map[string]*text{path: t}
 	we := &workspaceEdit{Changes: map[string][]textEdit{}}
 	for _, e := range fix.Edits {
@@ -87,8 +89,8 @@ func (s *Server) fixEdit(path string, t *text, fix vetFix) (*workspaceEdit, bool
 }
 
 // suppressAction inserts "//locklint:ignore NAME <reason>" above the
-// finding's line, indented like it, with a placeholder reason to replace.
-func (s *Server) suppressAction(path string, t *text, f finding, d diagnostic) codeAction {
+// vetrun.Finding's line, indented like it, with a placeholder reason to replace.
+func (s *Server) suppressAction(path string, t *text, f vetrun.Finding, d diagnostic) codeAction {
 	start, indent := t.lineStart(d.Range.Start.Line)
 	at := t.offset(start)
 	comment := fmt.Sprintf("%s//locklint:ignore %s TODO: say why this is safe\n", indent, f.Analyzer)

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/locklint/locklint/internal/vetrun"
 )
 
 // Options configure a Server.
@@ -38,7 +40,7 @@ type Options struct {
 // Server is a language server for one client over one connection.
 type Server struct {
 	conn      *conn
-	vet       *vetter
+	vet       *vetrun.Runner
 	analyzers map[string]*analysis.Analyzer
 	debounce  time.Duration
 	log       io.Writer
@@ -63,7 +65,7 @@ type document struct {
 // and the text their positions refer to.
 type published struct {
 	text     *text
-	findings []finding
+	findings []vetrun.Finding
 	errs     []string
 }
 
@@ -97,7 +99,7 @@ func newServer(r io.Reader, w io.Writer, opts Options) (*Server, error) {
 	}
 	s := &Server{
 		conn:      newConn(r, w),
-		vet:       &vetter{tool: tool, goCmd: goCmd},
+		vet:       &vetrun.Runner{Tool: tool, Go: goCmd},
 		analyzers: map[string]*analysis.Analyzer{},
 		debounce:  opts.Debounce,
 		log:       opts.Log,
@@ -395,7 +397,7 @@ func (s *Server) runVet(ctx context.Context, dir, file string) {
 		pattern, runDir = ".", dir
 	}
 	start := time.Now()
-	res, err := s.vet.run(ctx, runDir, flags, pattern)
+	res, err := s.vet.Run(ctx, runDir, flags, pattern)
 	if err != nil {
 		if ctx.Err() == nil {
 			s.logf("go vet %s: %v", dir, err)
@@ -418,7 +420,7 @@ func (s *Server) runVet(ctx context.Context, dir, file string) {
 // publish sends the findings of a run over dir ("./..." for the whole
 // workspace): every file with findings or errors, and an empty list for
 // each file of the analysed packages that had some before.
-func (s *Server) publish(res *vetResult, dir, file string) {
+func (s *Server) publish(res *vetrun.Result, dir, file string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	covers := func(path string) bool {
@@ -435,11 +437,11 @@ func (s *Server) publish(res *vetResult, dir, file string) {
 			sent[path] = true
 		}
 	}
-	errs := res.errors
+	errs := res.Errors
 	if general := errs[""]; len(general) > 0 && file != "" {
 		errs[file] = append(errs[file], general...)
 	}
-	for path, fs := range res.findings {
+	for path, fs := range res.Findings {
 		if !sent[path] {
 			s.sendLocked(path, fs, errs[path])
 			sent[path] = true
@@ -459,7 +461,7 @@ func (s *Server) publish(res *vetResult, dir, file string) {
 }
 
 // sendLocked publishes one file's diagnostics. s.mu is held.
-func (s *Server) sendLocked(path string, fs []finding, errs []string) {
+func (s *Server) sendLocked(path string, fs []vetrun.Finding, errs []string) {
 	src, _ := os.ReadFile(path)
 	if old := s.published[path]; old != nil && string(old.text.src) == string(src) &&
 		reflect.DeepEqual(old.findings, fs) && slices.Equal(old.errs, errs) {
@@ -498,7 +500,7 @@ func (s *Server) publishError(uri, path, msg string) {
 	}
 }
 
-func (s *Server) diagnostic(t *text, f finding) diagnostic {
+func (s *Server) diagnostic(t *text, f vetrun.Finding) diagnostic {
 	d := diagnostic{
 		Range:    s.rangeOf(t, f.Posn, f.End),
 		Severity: severityWarning,
@@ -510,7 +512,7 @@ func (s *Server) diagnostic(t *text, f finding) diagnostic {
 		d.CodeDescription = &codeDesc{Href: a.URL}
 	}
 	for _, r := range f.Related {
-		file, _, _ := splitPosn(r.Posn)
+		file, _, _ := vetrun.SplitPosn(r.Posn)
 		rt := t
 		if file != pathOf(f.Posn) {
 			src, _ := os.ReadFile(file)
@@ -528,8 +530,8 @@ func (s *Server) diagnostic(t *text, f finding) diagnostic {
 // or the first line.
 func (s *Server) errorDiagnostic(t *text, path, msg string) diagnostic {
 	var r lspRange
-	if m := errLine.FindStringSubmatch(msg); m != nil {
-		_, line, col := splitPosn(m[1] + ":" + m[2] + ":" + cmpOr(m[3], "1"))
+	if m := vetrun.ErrLine.FindStringSubmatch(msg); m != nil {
+		_, line, col := vetrun.SplitPosn(m[1] + ":" + m[2] + ":" + cmpOr(m[3], "1"))
 		r.Start = t.at(line, col)
 		r.End = t.at(line, 1<<30)
 		msg = m[4]
@@ -546,17 +548,17 @@ func cmpOr(a, b string) string {
 }
 
 func (s *Server) rangeOf(t *text, posn, end string) lspRange {
-	_, l, c := splitPosn(posn)
+	_, l, c := vetrun.SplitPosn(posn)
 	r := lspRange{Start: t.at(l, c)}
 	r.End = r.Start
-	if _, el, ec := splitPosn(end); el > 0 {
+	if _, el, ec := vetrun.SplitPosn(end); el > 0 {
 		r.End = t.at(el, ec)
 	}
 	return r
 }
 
 func pathOf(posn string) string {
-	file, _, _ := splitPosn(posn)
+	file, _, _ := vetrun.SplitPosn(posn)
 	return file
 }
 
