@@ -102,14 +102,13 @@ func TestReleasePublishesOnlyToWaiters(t *testing.T) {
 		}
 		got <- err
 	}()
-	// The waiter's mark is there once it has tried.
-	deadline := time.Now().Add(20 * time.Second)
+	// The waiter has marked the key and is queued with the channel it
+	// listens on (a waiter that only polls is handed the lock without a
+	// message).
 	ks, _ := lockKeys("waited")
-	for c.Exists(ctx, ks.waiting).Val() == 0 || c.HLen(ctx, ks.places).Val() == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the waiter never marked itself")
-		}
-		time.Sleep(time.Millisecond)
+	waitListening(t, c, ks, 1)
+	if c.Exists(ctx, ks.waiting).Val() == 0 {
+		t.Fatal("a queued waiter left no mark")
 	}
 	if err := c.ConfigResetStat(ctx).Err(); err != nil {
 		t.Fatal(err)
