@@ -359,6 +359,7 @@ func TestFairStrayHandoffToHeldLease(t *testing.T) {
 		t.Fatal(err)
 	}
 	lease := newLease(l, ks, tok, 7, time.Minute, time.Now().Add(time.Minute))
+	l.hold(lease) // as Acquire does for a token that was queued
 	l.notify.unsubscribe(w)
 	if err := c.Publish(ctx, l.notify.own(), tok+"=7").Err(); err != nil {
 		t.Fatal(err)

@@ -34,9 +34,6 @@ type Lease struct {
 
 func newLease(l *Locker, ks keySet, token string, fence int64, ttl time.Duration, deadline time.Time) *Lease {
 	lease := &Lease{locker: l, keys: ks, token: token, fence: fence, done: make(chan struct{}), ttl: ttl, deadline: deadline}
-	if l.opts.queue {
-		l.held.Store(token, lease) // see Locker.passOn
-	}
 	if l.opts.autoRenew {
 		lease.startWatchdog()
 	}

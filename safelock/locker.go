@@ -142,7 +142,7 @@ type Locker struct {
 	opts   options
 	err    error // bad construction, reported by every call
 	notify *notifier
-	held   sync.Map // one deployment: token -> *Lease, until the lease is released or lost
+	held   sync.Map // one deployment: token -> *Lease of a queued waiter, until it ends
 }
 
 // New returns a Locker on client: a plain, failover or cluster client.
@@ -262,7 +262,7 @@ func (l *Locker) Acquire(ctx context.Context, key string, ttl time.Duration) (*L
 	return l.acquire(ctx, ks, ttl)
 }
 
-func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Lease, error) {
+func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (lease *Lease, err error) {
 	token := NewToken()
 	channel := ks.channel
 	var queued *keySet
@@ -272,9 +272,18 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 	w := l.notify.join(channel, token, queued)
 	defer func() { l.notify.unsubscribe(w) }()
 	start := time.Now()
-	lease, g, err := l.attempt(ctx, ks, token, ttl, firstWait)
+	var g grant
+	lease, g, err = l.attempt(ctx, ks, token, ttl, firstWait)
 	if !errors.Is(err, ErrNotAcquired) {
-		return lease, err
+		return lease, err // never queued
+	}
+	if l.opts.queue {
+		// Runs before the deferred unsubscribe (defers run last first).
+		defer func() {
+			if lease != nil {
+				l.hold(lease)
+			}
+		}()
 	}
 	if w == nil {
 		w = l.notify.subscribe(ctx, channel, token, queued)
@@ -327,6 +336,16 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (*Le
 		return nil, fmt.Errorf("safelock: acquire %q: %w", ks.lock, ctx.Err())
 	}
 	return lease, err
+}
+
+// hold records a lease whose token was queued, until it ends, so that a
+// handoff to that token arriving late (see passOn) is not passed on. It
+// runs before the waiter leaves its channel, so before passOn can look.
+func (l *Locker) hold(lease *Lease) {
+	l.held.Store(lease.token, lease)
+	if lease.Err() != nil { // ended already: finishLocked may have missed it
+		l.held.Delete(lease.token)
+	}
 }
 
 // passOn hands on a queued lock handed to a waiter of this Locker that had

@@ -115,7 +115,12 @@ return 0
 // waiter, or a cluster), the key is set only for as long as the
 // waiter's place lives, and the message says so: "token=fence,px"; the
 // waiter's first renew gives it its ttl.
-const queueLua = nextFenceLua + `local clock
+const queueLua = nextFenceLua + queueHelpersLua
+
+// queueHelpersLua is queueLua without nextFence: the scripts define it
+// after their fast paths, which then skip creating its closures (several
+// µs per call on the server).
+const queueHelpersLua = `local clock
 local function now()
   if not clock then
     local t = redis.call('TIME')
@@ -178,17 +183,18 @@ end
 // call) is renewed. Returns {1, fence, version} or {0, pttl, version,
 // isHead, floor}: floor is the fence counter now, so a handoff announced
 // later with a fence above it happened after this call.
-const queueAcquireScript = queueLua + `local v = redis.REDIS_VERSION_NUM or 0
-local function leave(first)
+const queueAcquireScript = nextFenceLua + `local v = redis.REDIS_VERSION_NUM or 0
+local got = ARGV[6] ~= '1' and redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
+if got and (ARGV[4] ~= '1' or not redis.call('ZRANGE', KEYS[3], 0, 0)[1]) then
+  return {1, nextFence(KEYS[2]), v}
+end
+` + queueHelpersLua + `local function leave(first)
   redis.call('ZREM', KEYS[3], ARGV[1])
   redis.call('HDEL', KEYS[4], ARGV[1])
   if first == ARGV[1] then tellHead(ARGV[2]) end
 end
-if ARGV[6] ~= '1' and redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  if ARGV[4] == '1' then
-    local first = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
-    if first then leave(first) end
-  end
+if got then
+  leave(redis.call('ZRANGE', KEYS[3], 0, 0)[1])
   return {1, nextFence(KEYS[2]), v}
 end
 local holder = redis.call('GET', KEYS[1])
@@ -258,17 +264,15 @@ return 0
 // Locker may hold that waiter: it is told at once). As in
 // leaseReleaseScript, a release that finds the key gone reports success
 // while the counter still holds the lease's fence.
-const queueReleaseScript = queueLua + `if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+const queueReleaseScript = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then
   if ARGV[2] and redis.call('GET', KEYS[2]) == ARGV[2] then return 1 end
   return 0
 end
-if redis.call('DEL', KEYS[1], KEYS[5]) > 1 then
-  local _, _, msg = handOn()
-  local left = redis.call('PTTL', KEYS[3])
-  if left > 0 then redis.call('SET', KEYS[5], '1', 'PX', left) end
-  if msg then return msg end
-end
-return 1
+if redis.call('DEL', KEYS[1], KEYS[5]) == 1 then return 1 end
+` + queueLua + `local _, _, msg = handOn()
+local left = redis.call('PTTL', KEYS[3])
+if left > 0 then redis.call('SET', KEYS[5], '1', 'PX', left) end
+return msg or 1
 `
 
 // leaveQueueScript removes a waiter that gave up (KEYS as in queueLua;
