@@ -13,11 +13,11 @@
 //	go fix -fixtool=$(command -v locklint) ./... # through go fix
 //	locklint lsp                                 # language server on stdio
 //
-// A text run goes through the go command (go vet -vettool=locklint): one
-// package per process, dependencies' facts from the build cache, so memory
-// stays bounded and a rerun over unchanged code comes from the cache
-// (LOCKLINT_DRIVER=inprocess analyses in this process instead, as -json,
-// -sarif, -fix and -test=false do).
+// A text or -json run goes through the go command (go vet
+// -vettool=locklint): one package per process, dependencies' facts from the
+// build cache, so memory stays bounded and a rerun over unchanged code
+// comes from the cache (LOCKLINT_DRIVER=inprocess analyses in this process
+// instead, as -sarif, -fix, -diff and -test=false do).
 //
 // Each analyzer has a flag of its own name: -lockrelease runs only that
 // analyzer (with any others set to true), -lockrelease=false runs all but it.
@@ -62,8 +62,8 @@ func run(analyzers []*analysis.Analyzer) {
 	if wantsSARIF(os.Args[1:]) {
 		os.Exit(runSARIF(os.Args[1:], analyzers, os.Stdout, os.Stderr))
 	}
-	if flags, patterns, ok := standaloneVet(os.Args[1:], analyzers); ok {
-		os.Exit(runStandaloneVet(flags, patterns, analyzers, os.Stderr))
+	if req, ok := standaloneVet(os.Args[1:], analyzers); ok {
+		os.Exit(runStandaloneVet(req, analyzers, os.Stdout, os.Stderr))
 	}
 	if standaloneJSON(os.Args[1:]) {
 		os.Exit(runJSON(os.Args[1:], analyzers, os.Stdout, os.Stderr))

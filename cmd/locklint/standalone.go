@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -16,25 +17,35 @@ import (
 	"github.com/locklint/locklint/internal/vetrun"
 )
 
-// A standalone text run (`locklint [flags] packages`) goes through the go
-// command: go vet -vettool=locklint analyses one package per process with
+// A standalone text or JSON run (`locklint [-json] [flags] packages`) goes
+// through the go command: go vet -vettool=locklint analyses one package per process with
 // the dependencies' facts from its build cache, so memory stays bounded
 // by the largest package instead of the whole program (go-zero: 2.5 GB
 // in one process), and a rerun over unchanged code is served from the
 // cache. The output and exit codes are the in-process driver's: each
 // finding as "file:line:col: message" on stderr, exit code 3 when
-// anything was found, 1 when a package could not be analysed.
+// anything was found, 1 when a package could not be analysed; with -json
+// the tree {package: {analyzer: [finding]}} on stdout, exit code 0 or 1.
 // LOCKLINT_DRIVER=inprocess, or a flag the go command cannot pass on
-// (-test=false, -c, the profiling flags), keeps the in-process driver.
+// (-test=false, -c, -fix, -diff, -sarif, the profiling flags), keeps the
+// in-process driver.
 
 // driverEnv selects the driver of standalone runs.
 const driverEnv = "LOCKLINT_DRIVER"
 
-// standaloneVet reports whether args ask for a standalone text run that
-// go vet can do, and returns the flags to pass on and the packages.
-func standaloneVet(args []string, analyzers []*analysis.Analyzer) (flags, patterns []string, ok bool) {
+// vetRequest is a standalone run that go vet can do.
+type vetRequest struct {
+	flags    []string // passed on to go vet (analyzer flags, -tags)
+	patterns []string
+	json     bool
+}
+
+// standaloneVet reports whether args ask for a standalone text or JSON run
+// that go vet can do.
+func standaloneVet(args []string, analyzers []*analysis.Analyzer) (req vetRequest, ok bool) {
+	var flags, patterns []string
 	if os.Getenv(driverEnv) == "inprocess" {
-		return nil, nil, false
+		return vetRequest{}, false
 	}
 	names := make(map[string]bool) // analyzer names and flags -> takes no value
 	for _, a := range analyzers {
@@ -60,7 +71,7 @@ func standaloneVet(args []string, analyzers []*analysis.Analyzer) (flags, patter
 		case name == "tags":
 			if !hasValue {
 				if i+1 >= len(args) {
-					return nil, nil, false
+					return vetRequest{}, false
 				}
 				i++
 				value = args[i]
@@ -68,40 +79,43 @@ func standaloneVet(args []string, analyzers []*analysis.Analyzer) (flags, patter
 			flags = append(flags, "-tags="+value)
 		case name == "test":
 			if hasValue && value != "true" && value != "1" {
-				return nil, nil, false // go vet always analyses the tests
+				return vetRequest{}, false // go vet always analyses the tests
 			}
+		case name == "json":
+			req.json = !hasValue || value == "true" || value == "1"
 		case known && !isBool && !hasValue:
 			if i+1 >= len(args) {
-				return nil, nil, false
+				return vetRequest{}, false
 			}
 			i++
 			flags = append(flags, "-"+name+"="+args[i])
 		case known:
 			flags = append(flags, a)
 		default:
-			return nil, nil, false
+			return vetRequest{}, false
 		}
 	}
 	for _, p := range patterns {
 		if strings.HasSuffix(p, ".cfg") || p == "help" {
-			return nil, nil, false
+			return vetRequest{}, false
 		}
 	}
 	if len(patterns) == 0 {
-		return nil, nil, false
+		return vetRequest{}, false
 	}
-	return flags, patterns, true
+	req.flags, req.patterns = flags, patterns
+	return req, true
 }
 
 // runStandaloneVet runs go vet with this executable as the tool and
 // prints what it found like the in-process driver.
-func runStandaloneVet(flags, patterns []string, analyzers []*analysis.Analyzer, stderr io.Writer) int {
+func runStandaloneVet(req vetRequest, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(stderr, "locklint: %v\n", err)
 		return 1
 	}
-	res, err := (&vetrun.Runner{Tool: exe}).Run(context.Background(), ".", flags, patterns...)
+	res, err := (&vetrun.Runner{Tool: exe}).Run(context.Background(), ".", req.flags, req.patterns...)
 	if err != nil {
 		fmt.Fprintf(stderr, "locklint: %v\n", err)
 		return 1
@@ -120,17 +134,38 @@ func runStandaloneVet(flags, patterns []string, analyzers []*analysis.Analyzer, 
 		pb, _, _ = strings.Cut(pb, " [")
 		return cmp.Or(cmp.Compare(pa, pb), compareBool(va, vb), cmp.Compare(order[a.Analyzer], order[b.Analyzer]))
 	})
-	for _, f := range all {
-		fmt.Fprintf(stderr, "%s: %s\n", f.Posn, f.Message)
-		for _, r := range f.Related {
-			fmt.Fprintf(stderr, "%s: \t%s\n", r.Posn, r.Message)
-		}
-	}
 	failed := false
 	for _, file := range slices.Sorted(maps.Keys(res.Errors)) {
 		for _, msg := range res.Errors[file] {
 			fmt.Fprintln(stderr, msg)
 			failed = true
+		}
+	}
+	if req.json {
+		// The in-process driver's tree: each finding once, under the
+		// package (not its test variant) where both report it.
+		tree := make(map[string]map[string][]vetrun.Finding)
+		for _, f := range all {
+			if tree[f.Package] == nil {
+				tree[f.Package] = make(map[string][]vetrun.Finding)
+			}
+			tree[f.Package][f.Analyzer] = append(tree[f.Package][f.Analyzer], f)
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "\t")
+		if err := enc.Encode(tree); err != nil {
+			fmt.Fprintf(stderr, "locklint: writing JSON: %v\n", err)
+			return 1
+		}
+		if failed {
+			return 1
+		}
+		return 0
+	}
+	for _, f := range all {
+		fmt.Fprintf(stderr, "%s: %s\n", f.Posn, f.Message)
+		for _, r := range f.Related {
+			fmt.Fprintf(stderr, "%s: \t%s\n", r.Posn, r.Message)
 		}
 	}
 	switch {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -17,28 +19,30 @@ func TestStandaloneVetArgs(t *testing.T) {
 		flags    []string
 		patterns []string
 		viaGoVet bool
+		json     bool
 	}{
 		{args: []string{"./..."}, patterns: []string{"./..."}, viaGoVet: true},
 		{args: []string{"-lockvalue=false", "--lockdemo", "./a", "./b"}, flags: []string{"-lockvalue=false", "--lockdemo"}, patterns: []string{"./a", "./b"}, viaGoVet: true},
 		{args: []string{"-tags", "integration", "-test", "./..."}, flags: []string{"-tags=integration"}, patterns: []string{"./..."}, viaGoVet: true},
-		{args: []string{"-test=false", "./..."}},    // go vet always analyses tests
-		{args: []string{"-json", "./..."}},          // JSON: in process
-		{args: []string{"-fix", "./..."}},           // fixes: in process
-		{args: []string{"-c", "2", "./..."}},        // context lines
-		{args: []string{"-nosuchflag", "./..."}},    // the in-process driver reports it
-		{args: []string{"-lockvalue=false"}},        // no packages
-		{args: []string{"help"}},                    // help
-		{args: []string{"-V=full"}},                 // go vet's questions
-		{args: []string{"-json", "/tmp/x/vet.cfg"}}, // go vet's unit
-		{args: []string{"-tags"}},                   // a flag without its value
+		{args: []string{"-test=false", "./..."}}, // go vet always analyses tests
+		{args: []string{"-json", "./..."}, patterns: []string{"./..."}, viaGoVet: true, json: true},
+		{args: []string{"-json", "-test=false", "./..."}}, // go vet always analyses the tests
+		{args: []string{"-fix", "./..."}},                 // fixes: in process
+		{args: []string{"-c", "2", "./..."}},              // context lines
+		{args: []string{"-nosuchflag", "./..."}},          // the in-process driver reports it
+		{args: []string{"-lockvalue=false"}},              // no packages
+		{args: []string{"help"}},                          // help
+		{args: []string{"-V=full"}},                       // go vet's questions
+		{args: []string{"-json", "/tmp/x/vet.cfg"}},       // go vet's unit
+		{args: []string{"-tags"}},                         // a flag without its value
 	} {
-		flags, patterns, ok := standaloneVet(tc.args, analyzers)
-		if ok != tc.viaGoVet || !slices.Equal(flags, tc.flags) || !slices.Equal(patterns, tc.patterns) {
-			t.Errorf("%q: via go vet %v, flags %q, patterns %q; want %v %q %q", tc.args, ok, flags, patterns, tc.viaGoVet, tc.flags, tc.patterns)
+		req, ok := standaloneVet(tc.args, analyzers)
+		if ok != tc.viaGoVet || !slices.Equal(req.flags, tc.flags) || !slices.Equal(req.patterns, tc.patterns) || req.json != tc.json {
+			t.Errorf("%q: via go vet %v, %+v; want %v %q %q json=%v", tc.args, ok, req, tc.viaGoVet, tc.flags, tc.patterns, tc.json)
 		}
 	}
 	t.Setenv(driverEnv, "inprocess")
-	if _, _, ok := standaloneVet([]string{"./..."}, analyzers); ok {
+	if _, ok := standaloneVet([]string{"./..."}, analyzers); ok {
 		t.Errorf("%s=inprocess: still via go vet", driverEnv)
 	}
 }
@@ -46,14 +50,32 @@ func TestStandaloneVetArgs(t *testing.T) {
 // TestDriversAgree: a standalone text run through go vet prints what the
 // in-process driver prints, with the same exit code, on the sample (which
 // has findings with related information and a //locklint:ignore
-// directive without a reason) and on a package that does not type-check.
+// directive without a reason) and on a package that does not type-check;
+// and so does a -json run.
 func TestDriversAgree(t *testing.T) {
 	for _, name := range []string{"sample", "broken"} {
 		dir := sample(t, name)
 		_, viaVet, codeVet := locklint(t, dir, "./...")
+		jsonVet, _, codeJSONVet := locklint(t, dir, "-json", "./...")
 		t.Setenv(driverEnv, "inprocess")
 		_, inProc, codeIn := locklint(t, dir, "./...")
+		jsonIn, _, codeJSONIn := locklint(t, dir, "-json", "./...")
 		os.Unsetenv(driverEnv)
+		if codeJSONVet != codeJSONIn {
+			t.Errorf("%s -json: exit code %d through go vet, %d in process", name, codeJSONVet, codeJSONIn)
+		}
+		if name == "sample" {
+			var a, b any
+			if err := json.Unmarshal([]byte(jsonVet), &a); err != nil {
+				t.Fatalf("-json through go vet: %v\n%s", err, jsonVet)
+			}
+			if err := json.Unmarshal([]byte(jsonIn), &b); err != nil {
+				t.Fatalf("-json in process: %v\n%s", err, jsonIn)
+			}
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("-json through go vet:\n%s\nin process:\n%s", jsonVet, jsonIn)
+			}
+		}
 		if codeVet != codeIn {
 			t.Errorf("%s: exit code %d through go vet, %d in process", name, codeVet, codeIn)
 		}
