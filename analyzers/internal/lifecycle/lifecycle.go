@@ -1222,7 +1222,7 @@ func (b *builder) joinByParam(all []located) {
 		}
 	}
 	for _, l := range b.locks {
-		sort.SliceStable(l.Ops, func(i, j int) bool { return l.Ops[i].Pos() < l.Ops[j].Pos() })
+		sort.SliceStable(l.Ops, func(i, j int) bool { return b.before(l.Ops[i].Pos(), l.Ops[j].Pos()) })
 	}
 }
 
@@ -1242,6 +1242,18 @@ func acquiredOnlyIn(l *Lock, fd *ast.FuncDecl) bool {
 	return true
 }
 
+// before orders positions by file name, then offset. Comparing token.Pos
+// across files would follow the order the files were added to the file
+// set, which a loader that parses in parallel changes from run to run:
+// the lock's first acquire, cited in reports, would change with it.
+func (b *builder) before(x, y token.Pos) bool {
+	fx, fy := b.pass.Fset.File(x), b.pass.Fset.File(y)
+	if fx != nil && fy != nil && fx != fy {
+		return fx.Name() < fy.Name()
+	}
+	return x < y
+}
+
 // merge moves the ops of from into into and drops from.
 func (b *builder) merge(into, from *Lock) {
 	for _, op := range from.Acquires {
@@ -1253,7 +1265,7 @@ func (b *builder) merge(into, from *Lock) {
 	into.Acquires = append(into.Acquires, from.Acquires...)
 	into.Ops = append(into.Ops, from.Ops...)
 	into.usedAsLock = into.usedAsLock || from.usedAsLock
-	sort.SliceStable(into.Acquires, func(i, j int) bool { return into.Acquires[i].Pos() < into.Acquires[j].Pos() })
+	sort.SliceStable(into.Acquires, func(i, j int) bool { return b.before(into.Acquires[i].Pos(), into.Acquires[j].Pos()) })
 	for i, l := range b.locks {
 		if l == from {
 			b.locks = append(b.locks[:i], b.locks[i+1:]...)
