@@ -27,7 +27,7 @@ if not vim.wait(30000, function() return next(vim.lsp.buf_get_clients(buf)) ~= n
   fail('the recipe attached no client to the Go buffer')
 end
 
-if not vim.wait(120000, function() return finding(buf) ~= nil end, 50) then
+if not vim.wait(300000, function() return finding(buf) ~= nil end, 50) then
   fail('no ' .. code .. ' diagnostic on line ' .. (line + 1))
 end
 
@@ -51,7 +51,7 @@ end
 vim.lsp.util.apply_workspace_edit(fix.edit, 'utf-16')
 vim.cmd('write')
 
-if not vim.wait(120000, function() return finding(buf) == nil end, 50) then
+if not vim.wait(300000, function() return finding(buf) == nil end, 50) then
   fail('the ' .. code .. ' diagnostic is still there after the fix')
 end
 vim.cmd('qall!')
