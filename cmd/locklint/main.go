@@ -16,8 +16,9 @@
 // A text or -json run goes through the go command (go vet
 // -vettool=locklint): one package per process, dependencies' facts from the
 // build cache, so memory stays bounded and a rerun over unchanged code
-// comes from the cache (LOCKLINT_DRIVER=inprocess analyses in this process
-// instead, as -sarif, -fix, -diff and -test=false do).
+// comes from the cache; -fix goes through go fix -fixtool=locklint the same
+// way (LOCKLINT_DRIVER=inprocess analyses in this process instead, as
+// -sarif and -test=false do).
 //
 // Each analyzer has a flag of its own name: -lockrelease runs only that
 // analyzer (with any others set to true), -lockrelease=false runs all but it.

@@ -242,9 +242,14 @@ func calls(t *testing.T, dir string) map[string]string {
 
 func TestFix(t *testing.T) {
 	want := map[string]string{"a": "ReleaseLock", "b": "ReleaseLock", "c": "DelLock", "d": "ReleaseLock"}
-	for _, args := range [][]string{{"-fix", "./..."}, {"fix", "./..."}} {
+	for _, args := range [][]string{{"-fix", "./..."}, {"fix", "./..."}, {"inprocess", "-fix", "./..."}} {
 		dir := sample(t, "sample")
+		if args[0] == "inprocess" {
+			t.Setenv(driverEnv, "inprocess")
+			args = args[1:]
+		}
 		_, stderr, code := locklint(t, dir, args...)
+		os.Unsetenv(driverEnv)
 		if code != 0 {
 			t.Errorf("%v: exit code %d; stderr:\n%s", args, code, stderr)
 		}
@@ -257,9 +262,12 @@ func TestFix(t *testing.T) {
 	}
 
 	dir := sample(t, "sample")
-	stdout, stderr, _ := locklint(t, dir, "-fix", "-diff", "./...")
+	stdout, stderr, code := locklint(t, dir, "-fix", "-diff", "./...")
 	if !strings.Contains(stdout, `+	_ = ReleaseLock("a")`) || !strings.Contains(stdout, `-	_ = DelLock("a")`) {
 		t.Errorf("-fix -diff printed no diff for the fix; stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	}
+	if code != 0 {
+		t.Errorf("-fix -diff: exit code %d, want 0 (as in process)", code)
 	}
 	if got := calls(t, dir); got["a"] != "DelLock" {
 		t.Errorf("-fix -diff changed the file")

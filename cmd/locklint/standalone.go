@@ -1,14 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"maps"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 
@@ -27,8 +30,8 @@ import (
 // anything was found, 1 when a package could not be analysed; with -json
 // the tree {package: {analyzer: [finding]}} on stdout, exit code 0 or 1.
 // LOCKLINT_DRIVER=inprocess, or a flag the go command cannot pass on
-// (-test=false, -c, -fix, -diff, -sarif, the profiling flags), keeps the
-// in-process driver.
+// (-test=false, -c, -sarif, the profiling flags), keeps the in-process
+// driver. -fix (and -fix -diff) goes through go fix -fixtool=locklint.
 
 // driverEnv selects the driver of standalone runs.
 const driverEnv = "LOCKLINT_DRIVER"
@@ -38,6 +41,8 @@ type vetRequest struct {
 	flags    []string // passed on to go vet (analyzer flags, -tags)
 	patterns []string
 	json     bool
+	fix      bool // apply the fixes: go fix -fixtool
+	diff     bool // with fix: print them as a diff instead
 }
 
 // standaloneVet reports whether args ask for a standalone text or JSON run
@@ -83,6 +88,10 @@ func standaloneVet(args []string, analyzers []*analysis.Analyzer) (req vetReques
 			}
 		case name == "json":
 			req.json = !hasValue || value == "true" || value == "1"
+		case name == "fix":
+			req.fix = !hasValue || value == "true" || value == "1"
+		case name == "diff":
+			req.diff = !hasValue || value == "true" || value == "1"
 		case known && !isBool && !hasValue:
 			if i+1 >= len(args) {
 				return vetRequest{}, false
@@ -100,7 +109,7 @@ func standaloneVet(args []string, analyzers []*analysis.Analyzer) (req vetReques
 			return vetRequest{}, false
 		}
 	}
-	if len(patterns) == 0 {
+	if len(patterns) == 0 || req.diff && !req.fix || req.fix && req.json {
 		return vetRequest{}, false
 	}
 	req.flags, req.patterns = flags, patterns
@@ -114,6 +123,9 @@ func runStandaloneVet(req vetRequest, analyzers []*analysis.Analyzer, stdout, st
 	if err != nil {
 		fmt.Fprintf(stderr, "locklint: %v\n", err)
 		return 1
+	}
+	if req.fix {
+		return runFix(exe, req, stdout, stderr)
 	}
 	res, err := (&vetrun.Runner{Tool: exe}).Run(context.Background(), ".", req.flags, req.patterns...)
 	if err != nil {
@@ -175,4 +187,32 @@ func runStandaloneVet(req vetRequest, analyzers []*analysis.Analyzer, stdout, st
 		return 3
 	}
 	return 0
+}
+
+// runFix applies the fixes (or prints them as a diff) through go fix
+// -fixtool=locklint, one package per process like go vet. go fix -diff
+// exits 1 when the diff is not empty; locklint -fix -diff exits 0 then,
+// as the in-process driver does.
+func runFix(exe string, req vetRequest, stdout, stderr io.Writer) int {
+	args := []string{"fix", "-fixtool=" + exe}
+	if req.diff {
+		args = append(args, "-diff")
+	}
+	args = append(append(args, req.flags...), req.patterns...)
+	cmd := exec.Command("go", args...)
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = stdout, &errb
+	err := cmd.Run()
+	_, _ = stderr.Write(errb.Bytes())
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case !errors.As(err, &exit):
+		fmt.Fprintf(stderr, "locklint: go fix: %v\n", err)
+		return 1
+	case req.diff && exit.ExitCode() == 1 && len(bytes.TrimSpace(errb.Bytes())) == 0:
+		return 0 // a diff was printed
+	}
+	return exit.ExitCode()
 }

@@ -20,6 +20,8 @@ func TestStandaloneVetArgs(t *testing.T) {
 		patterns []string
 		viaGoVet bool
 		json     bool
+		fix      bool
+		diff     bool
 	}{
 		{args: []string{"./..."}, patterns: []string{"./..."}, viaGoVet: true},
 		{args: []string{"-lockvalue=false", "--lockdemo", "./a", "./b"}, flags: []string{"-lockvalue=false", "--lockdemo"}, patterns: []string{"./a", "./b"}, viaGoVet: true},
@@ -27,17 +29,20 @@ func TestStandaloneVetArgs(t *testing.T) {
 		{args: []string{"-test=false", "./..."}}, // go vet always analyses tests
 		{args: []string{"-json", "./..."}, patterns: []string{"./..."}, viaGoVet: true, json: true},
 		{args: []string{"-json", "-test=false", "./..."}}, // go vet always analyses the tests
-		{args: []string{"-fix", "./..."}},                 // fixes: in process
-		{args: []string{"-c", "2", "./..."}},              // context lines
-		{args: []string{"-nosuchflag", "./..."}},          // the in-process driver reports it
-		{args: []string{"-lockvalue=false"}},              // no packages
-		{args: []string{"help"}},                          // help
-		{args: []string{"-V=full"}},                       // go vet's questions
-		{args: []string{"-json", "/tmp/x/vet.cfg"}},       // go vet's unit
-		{args: []string{"-tags"}},                         // a flag without its value
+		{args: []string{"-fix", "./..."}, patterns: []string{"./..."}, viaGoVet: true, fix: true},
+		{args: []string{"-fix", "-diff", "./..."}, patterns: []string{"./..."}, viaGoVet: true, fix: true, diff: true},
+		{args: []string{"-diff", "./..."}},          // -diff alone: the in-process driver says what it means
+		{args: []string{"-fix", "-json", "./..."}},  // in process
+		{args: []string{"-c", "2", "./..."}},        // context lines
+		{args: []string{"-nosuchflag", "./..."}},    // the in-process driver reports it
+		{args: []string{"-lockvalue=false"}},        // no packages
+		{args: []string{"help"}},                    // help
+		{args: []string{"-V=full"}},                 // go vet's questions
+		{args: []string{"-json", "/tmp/x/vet.cfg"}}, // go vet's unit
+		{args: []string{"-tags"}},                   // a flag without its value
 	} {
 		req, ok := standaloneVet(tc.args, analyzers)
-		if ok != tc.viaGoVet || !slices.Equal(req.flags, tc.flags) || !slices.Equal(req.patterns, tc.patterns) || req.json != tc.json {
+		if ok != tc.viaGoVet || !slices.Equal(req.flags, tc.flags) || !slices.Equal(req.patterns, tc.patterns) || req.json != tc.json || req.fix != tc.fix || req.diff != tc.diff {
 			t.Errorf("%q: via go vet %v, %+v; want %v %q %q json=%v", tc.args, ok, req, tc.viaGoVet, tc.flags, tc.patterns, tc.json)
 		}
 	}
