@@ -24,7 +24,6 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/golangci/plugin-module-register/register"
@@ -32,6 +31,7 @@ import (
 
 	"github.com/locklint/locklint/analyzers/all"
 	"github.com/locklint/locklint/analyzers/suppress"
+	settingvalue "github.com/locklint/locklint/internal/settings"
 )
 
 func init() {
@@ -91,22 +91,9 @@ func newLinter(a *analysis.Analyzer, settings any) (*linter, error) {
 			if f == nil {
 				return nil, fmt.Errorf("%s: unknown setting %q (settings are the analyzer's flags: %s)", a.Name, name, flagNames(a))
 			}
-			var s string
-			switch v := m[name].(type) {
-			case string:
-				s = v
-			case bool:
-				s = strconv.FormatBool(v)
-			case float64: // JSON numbers; 1e6 must reach an int flag as 1000000
-				s = strconv.FormatFloat(v, 'f', -1, 64)
-			case []any:
-				parts := make([]string, len(v))
-				for i, e := range v {
-					parts[i] = fmt.Sprint(e)
-				}
-				s = strings.Join(parts, ",")
-			default:
-				return nil, fmt.Errorf("%s: setting %q: want a string, number, boolean or list, got %T", a.Name, name, v)
+			s, ok := settingvalue.FlagValue(m[name])
+			if !ok {
+				return nil, fmt.Errorf("%s: setting %q: want a string, number, boolean or list, got %T", a.Name, name, m[name])
 			}
 			if err := f.Value.Set(s); err != nil {
 				return nil, fmt.Errorf("%s: setting %q: %w", a.Name, name, err)

@@ -6,8 +6,9 @@ import (
 	"maps"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/locklint/locklint/internal/settings"
 )
 
 // config is the client's workspace configuration, under "locklint":
@@ -56,7 +57,7 @@ func (s *Server) configure(raw json.RawMessage) {
 				delete(flags, flag)
 				continue
 			}
-			if _, ok := flagValue(v); !ok {
+			if _, ok := settings.FlagValue(v); !ok {
 				problems = append(problems, fmt.Sprintf("%s: setting %q: want a string, number, boolean or list, got %T", name, flag, v))
 				delete(flags, flag)
 			}
@@ -81,29 +82,11 @@ func (c config) flags() []string {
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Settings)) {
 		for _, flag := range slices.Sorted(maps.Keys(c.Settings[name])) {
-			v, _ := flagValue(c.Settings[name][flag])
+			v, _ := settings.FlagValue(c.Settings[name][flag])
 			out = append(out, fmt.Sprintf("-%s.%s=%s", name, flag, v))
 		}
 	}
 	return out
-}
-
-func flagValue(v any) (string, bool) {
-	switch v := v.(type) {
-	case string:
-		return v, true
-	case bool:
-		return strconv.FormatBool(v), true
-	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64), true
-	case []any:
-		parts := make([]string, len(v))
-		for i, e := range v {
-			parts[i] = fmt.Sprint(e)
-		}
-		return strings.Join(parts, ","), true
-	}
-	return "", false
 }
 
 func (s *Server) showMessage(typ int, msg string) {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -531,20 +532,13 @@ func (s *Server) diagnostic(t *text, f vetrun.Finding) diagnostic {
 func (s *Server) errorDiagnostic(t *text, path, msg string) diagnostic {
 	var r lspRange
 	if m := vetrun.ErrLine.FindStringSubmatch(msg); m != nil {
-		_, line, col := vetrun.SplitPosn(m[1] + ":" + m[2] + ":" + cmpOr(m[3], "1"))
+		_, line, col := vetrun.SplitPosn(m[1] + ":" + m[2] + ":" + cmp.Or(m[3], "1"))
 		r.Start = t.at(line, col)
 		r.End = t.at(line, 1<<30)
 		msg = m[4]
 	}
 	return diagnostic{Range: r, Severity: severityError, Source: "locklint", Code: "error",
 		Message: "locklint could not analyze this package: " + msg}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func (s *Server) rangeOf(t *text, posn, end string) lspRange {
