@@ -46,6 +46,8 @@ type Server struct {
 	debounce  time.Duration
 	log       io.Writer
 
+	ctx context.Context // the connection's: ends when the server stops
+
 	mu          sync.Mutex
 	initialized bool
 	shutdown    bool
@@ -126,6 +128,7 @@ func (s *Server) logf(format string, args ...any) {
 
 func (s *Server) serve(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
+	s.ctx = ctx
 	defer func() {
 		cancel()
 		s.wg.Wait()
@@ -414,7 +417,7 @@ func (s *Server) runVet(ctx context.Context, dir, file string) {
 		// The packages that import this one: go vet re-analyses those
 		// whose dependencies' export data or facts changed, and answers
 		// the rest from its cache.
-		s.analyze(context.WithoutCancel(ctx), "./...", "")
+		s.analyze(s.ctx, "./...", "") // not this run's ctx: it ends now
 	}
 }
 
