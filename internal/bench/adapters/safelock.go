@@ -18,7 +18,7 @@ import (
 // pub/sub on release. With several independent nodes it is NewRedlock.
 var Safelock = bench.Factory{
 	Name:  "safelock",
-	About: "locklint safelock: one-round-trip acquire with fence, owner-checked release/renew, pub/sub wake-up",
+	About: "locklint safelock: one-round-trip acquire with fence, owner-checked release/renew, release hands the lock to the next queued waiter",
 	New: func(t *bench.Target) (bench.Locker, error) {
 		return newSafelock("safelock", t)
 	},
