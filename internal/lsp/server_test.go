@@ -452,15 +452,9 @@ func TestBadInput(t *testing.T) {
 		t.Fatal(r.Error)
 	}
 	c.send("exit", nil)
-	select {
-	case err := <-c.done:
-		if err != nil {
-			t.Errorf("exit after shutdown: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the server did not exit")
+	if err := c.exited(); err != nil {
+		t.Errorf("exit after shutdown: %v", err)
 	}
-	c.done <- nil // for the cleanup
 }
 
 // TestExitWithoutShutdown: exit before shutdown ends Serve with an error
@@ -468,15 +462,23 @@ func TestBadInput(t *testing.T) {
 func TestExitWithoutShutdown(t *testing.T) {
 	c := startServer(t, Options{})
 	c.send("exit", nil)
+	if err := c.exited(); err == nil {
+		t.Error("exit without shutdown: nil error")
+	}
+}
+
+// exited waits for Serve to return and gives its error; the cleanup then
+// finds the server stopped.
+func (c *client) exited() error {
+	c.t.Helper()
 	select {
 	case err := <-c.done:
-		if err == nil {
-			t.Error("exit without shutdown: nil error")
-		}
+		c.done <- nil
+		return err
 	case <-time.After(30 * time.Second):
-		t.Fatal("the server did not exit")
+		c.t.Fatal("the server did not exit")
 	}
-	c.done <- nil
+	return nil
 }
 
 // TestEditMakesActionsStale: after an unsaved edit, code actions are not
