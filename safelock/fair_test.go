@@ -373,3 +373,24 @@ func TestFairStrayHandoffToHeldLease(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestPauseHeadAtExpiry: a head waiter told PTTL 0 (the key is in the
+// millisecond it expires in: Redis still returns it) asks again at once
+// rather than sleeping the keep-place pause while the lock lies free, and a
+// waiter never asks before a reported PTTL has run out.
+func TestPauseHeadAtExpiry(t *testing.T) {
+	l := &Locker{opts: options{queue: true, waiterTTL: 8 * time.Second}}
+	for _, pttl := range []time.Duration{0, time.Millisecond, 150 * time.Millisecond} {
+		d := l.pause(grant{head: true, pttl: pttl}, 0, true)
+		if d <= pttl || d > pttl+expiryMargin {
+			t.Errorf("head told pttl %v pauses %v, want in (%v, %v]", pttl, d, pttl, pttl+expiryMargin)
+		}
+	}
+	// A key without a ttl (PTTL -1) never expires: keep the place.
+	if d := l.pause(grant{head: true, pttl: -time.Millisecond}, 0, true); d < 2*time.Second {
+		t.Errorf("head of a lock without ttl pauses %v, want the keep-place pause", d)
+	}
+	if d := l.pause(grant{pttl: 0}, 0, true); d < 2*time.Second {
+		t.Errorf("non-head waiter pauses %v, want the keep-place pause", d)
+	}
+}

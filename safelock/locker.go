@@ -360,6 +360,13 @@ func (l *Locker) passOn(ks keySet, token string) {
 	_ = l.nodes[0].leaveQueue(ctx, ks, token)
 }
 
+// expiryMargin is how long after a reported PTTL a waiter asks again.
+// Redis counts whole milliseconds and keeps a key through the millisecond
+// it expires in (PTTL 0), so an attempt sent half a millisecond after the
+// PTTL ran out can still find the key, and a head waiter told PTTL 0 used
+// to sleep a whole keep-place pause while the lock lay free.
+const expiryMargin = time.Millisecond
+
 // pause is how long a waiter sleeps unless a release wakes it. heard says
 // whether release messages reach it: a queued waiter is then handed the
 // lock by the release, and only asks again to keep its place in the
@@ -367,8 +374,8 @@ func (l *Locker) passOn(ks keySet, token string) {
 func (l *Locker) pause(g grant, try int, heard bool) time.Duration {
 	if l.opts.queue && heard {
 		keep := l.opts.waiterTTL/4 + rand.N(l.opts.waiterTTL/12+1)
-		if g.head && g.pttl > 0 {
-			return min(keep, g.pttl+time.Millisecond/2)
+		if g.head && g.pttl >= 0 { // -1: a key without ttl
+			return min(keep, g.pttl+expiryMargin)
 		}
 		return keep
 	}
@@ -378,7 +385,7 @@ func (l *Locker) pause(g grant, try int, heard bool) time.Duration {
 	}
 	d := rand.N(hi) + 1 // full jitter
 	if g.pttl > 0 && g.pttl < d {
-		d = g.pttl + time.Millisecond/2 // the holder's key expires by then
+		d = g.pttl + expiryMargin // the holder's key expires by then
 	}
 	return d
 }
