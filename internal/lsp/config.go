@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -25,8 +26,15 @@ type config struct {
 }
 
 // configure applies new settings; unknown analyzers and flags are
-// reported to the user and left out, the rest applies.
-func (s *Server) configure(raw json.RawMessage) {
+// reported to the user and left out, the rest applies. Absent or null
+// settings change nothing: clients send didChangeConfiguration with null
+// settings to say "ask me" (VS Code's client does, Zed may), which must not
+// drop what initializationOptions set. It reports whether the settings
+// changed.
+func (s *Server) configure(raw json.RawMessage) bool {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		return false
+	}
 	var wrapped struct {
 		Locklint *config `json:"locklint"`
 	}
@@ -35,7 +43,7 @@ func (s *Server) configure(raw json.RawMessage) {
 		c = *wrapped.Locklint
 	} else if err := json.Unmarshal(raw, &c); err != nil {
 		s.showMessage(messageError, fmt.Sprintf("locklint: bad settings: %v", err))
-		return
+		return false
 	}
 	var problems []string
 	for name := range c.Analyzers {
@@ -70,6 +78,7 @@ func (s *Server) configure(raw json.RawMessage) {
 	s.mu.Lock()
 	s.cfg = c
 	s.mu.Unlock()
+	return true
 }
 
 // flags returns the vet tool's flags for the configuration.

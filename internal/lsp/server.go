@@ -238,8 +238,9 @@ func (s *Server) handle(ctx context.Context, m *message) (any, *rpcError) {
 		if err := json.Unmarshal(m.Params, &p); err != nil {
 			return nil, badParams(err)
 		}
-		s.configure(p.Settings)
-		s.analyze(ctx, "./...", "")
+		if s.configure(p.Settings) {
+			s.analyze(ctx, "./...", "")
+		}
 		return nil, nil
 	case "$/cancelRequest", "$/setTrace", "workspace/didChangeWatchedFiles":
 		return nil, nil
@@ -277,9 +278,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, *rpcError) {
 	s.mu.Lock()
 	s.root, s.initialized = root, true
 	s.mu.Unlock()
-	if len(p.InitializationOptions) > 0 && string(p.InitializationOptions) != "null" {
-		s.configure(p.InitializationOptions)
-	}
+	s.configure(p.InitializationOptions)
 	return map[string]any{
 		"capabilities": map[string]any{
 			"positionEncoding": "utf-16",

@@ -611,3 +611,27 @@ func TestEditCancelsRun(t *testing.T) {
 		t.Fatalf("shutdown after didClose: %v", r.Error)
 	}
 }
+
+// TestNullConfigurationKeepsSettings: a didChangeConfiguration with null
+// or absent settings (a client asking to be asked) keeps what
+// initializationOptions set.
+func TestNullConfigurationKeepsSettings(t *testing.T) {
+	s, err := newServer(strings.NewReader(""), io.Discard, Options{VetTool: locklintBin, Analyzers: suppress.Wrap(all.Analyzers())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.configure(json.RawMessage(`{"locklint": {"analyzers": {"lockvalue": false}}}`)) {
+		t.Fatal("settings not applied")
+	}
+	for _, raw := range []string{"null", "", " null "} {
+		if s.configure(json.RawMessage(raw)) {
+			t.Errorf("settings %q reported as a change", raw)
+		}
+		if enabled, ok := s.cfg.Analyzers["lockvalue"]; !ok || enabled {
+			t.Errorf("after settings %q: analyzers %v, want lockvalue still disabled", raw, s.cfg.Analyzers)
+		}
+	}
+	if !s.configure(json.RawMessage(`{}`)) || len(s.cfg.Analyzers) != 0 {
+		t.Errorf("empty settings: analyzers %v, want the defaults back", s.cfg.Analyzers)
+	}
+}
