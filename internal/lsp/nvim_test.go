@@ -96,6 +96,27 @@ func TestEditorRecipes(t *testing.T) {
 			t.Errorf("helix-languages.toml lacks %s", want)
 		}
 	}
+	// Zed: the extension registers the server for Go, starts `locklint
+	// lsp` by default and hands the user's settings on under "locklint",
+	// the shape configure reads.
+	zedManifest, err := os.ReadFile(filepath.Join(docs, "zed", "extension.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"[language_servers.locklint]", `languages = ["Go"]`, "schema_version = 1"} {
+		if !strings.Contains(string(zedManifest), want) {
+			t.Errorf("zed/extension.toml lacks %s", want)
+		}
+	}
+	zedSrc, err := os.ReadFile(filepath.Join(docs, "zed", "src", "lib.rs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`const SERVER: &str = "locklint";`, `vec!["lsp".to_string()]`, `json!({ "locklint": v })`, "worktree.shell_env()", "register_extension!"} {
+		if !strings.Contains(string(zedSrc), want) {
+			t.Errorf("zed/src/lib.rs lacks %s", want)
+		}
+	}
 	if luac, err := exec.LookPath("luac"); err == nil {
 		if out, err := exec.Command(luac, "-p", filepath.Join(docs, "locklint-lsp.lua")).CombinedOutput(); err != nil {
 			t.Errorf("locklint-lsp.lua: %v\n%s", err, out)
