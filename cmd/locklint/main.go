@@ -13,12 +13,12 @@
 //	go fix -fixtool=$(command -v locklint) ./... # through go fix
 //	locklint lsp                                 # language server on stdio
 //
-// A text or -json run goes through the go command (go vet
+// A text, -json or -sarif run goes through the go command (go vet
 // -vettool=locklint): one package per process, dependencies' facts from the
 // build cache, so memory stays bounded and a rerun over unchanged code
 // comes from the cache; -fix goes through go fix -fixtool=locklint the same
 // way (LOCKLINT_DRIVER=inprocess analyses in this process instead, as
-// -sarif and -test=false do).
+// -test=false does).
 //
 // Each analyzer has a flag of its own name: -lockrelease runs only that
 // analyzer (with any others set to true), -lockrelease=false runs all but it.
@@ -60,11 +60,11 @@ func run(analyzers []*analysis.Analyzer) {
 		}
 		return
 	}
-	if wantsSARIF(os.Args[1:]) {
-		os.Exit(runSARIF(os.Args[1:], analyzers, os.Stdout, os.Stderr))
-	}
 	if req, ok := standaloneVet(os.Args[1:], analyzers); ok {
 		os.Exit(runStandaloneVet(req, analyzers, os.Stdout, os.Stderr))
+	}
+	if wantsSARIF(os.Args[1:]) {
+		os.Exit(runSARIF(os.Args[1:], analyzers, os.Stdout, os.Stderr))
 	}
 	if standaloneJSON(os.Args[1:]) {
 		os.Exit(runJSON(os.Args[1:], analyzers, os.Stdout, os.Stderr))

@@ -19,31 +19,43 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/locklint/locklint/internal/vetrun"
 )
 
-// runSARIF is `locklint -sarif`: it loads and analyses the packages itself
-// (the multichecker has no SARIF output) and writes one SARIF 2.1.0 log to
-// stdout. Package errors go to stderr and into the log as notifications;
-// the exit code is 1 if there were any, else 0 whatever was found, so that
-// CI can upload the log and let code scanning judge the results.
+// runSARIF is `locklint -sarif` in process (LOCKLINT_DRIVER=inprocess, or
+// -test=false): it loads and analyses the packages itself and writes one
+// SARIF 2.1.0 log to stdout; other -sarif runs go through go vet
+// (runStandaloneVet). Either way package errors go to stderr and into the
+// log as notifications, and the exit code is 1 if there were any, else 0
+// whatever was found, so that CI can upload the log and let code scanning
+// judge the results.
 func runSARIF(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
 	run, code := analyze("sarif", args, analyzers, stderr)
 	if run == nil {
 		return code
 	}
+	return writeSARIF(run.analyzers, findingsOf(run.graph), run.notes, stdout, stderr)
+}
+
+// writeSARIF writes the log of a run from the current directory; the
+// exit code is 1 when there are notes (package errors), else 0.
+func writeSARIF(analyzers []*analysis.Analyzer, findings []vetrun.Finding, notes []string, stdout, stderr io.Writer) int {
 	dir, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(stderr, "locklint: %v\n", err)
 		return 1
 	}
-	log := newSARIF(run.analyzers, run.graph, dir, run.notes)
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(log); err != nil {
+	if err := enc.Encode(newSARIF(analyzers, findings, dir, notes)); err != nil {
 		fmt.Fprintf(stderr, "locklint: writing SARIF: %v\n", err)
 		return 1
 	}
-	return code
+	if len(notes) > 0 {
+		return 1
+	}
+	return 0
 }
 
 // analysisRun is one standalone run of the analyzers over loaded packages.
@@ -277,10 +289,11 @@ type (
 
 const srcRoot = "SRCROOT"
 
-// newSARIF converts the root diagnostics of graph to a SARIF log. Paths
-// under dir are relative to the SRCROOT base (dir); others are file URIs.
-// Columns are 1-based UTF-16 code units, SARIF's default.
-func newSARIF(analyzers []*analysis.Analyzer, graph *checker.Graph, dir string, notes []string) *sarifLog {
+// newSARIF converts findings (go vet -json's form, which both drivers
+// give) to a SARIF log. Paths under dir are relative to the SRCROOT base
+// (dir); others are file URIs. Columns are 1-based UTF-16 code units,
+// SARIF's default.
+func newSARIF(analyzers []*analysis.Analyzer, findings []vetrun.Finding, dir string, notes []string) *sarifLog {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
 			Name:           "locklint",
@@ -310,50 +323,39 @@ func newSARIF(analyzers []*analysis.Analyzer, graph *checker.Graph, dir string, 
 		})
 	}
 
-	c := &converter{dir: dir, files: make(map[string][]byte)}
-	type key struct {
-		rule, file string
-		start, end int
-		msg        string
-	}
+	c := &converter{dir: dir, files: make(map[string]*sourceFile)}
+	type key struct{ rule, posn, end, msg string }
 	seen := make(map[key]bool) // a file in both a package and its test variant is analysed twice
-	for _, act := range graph.Roots {
-		fset := act.Package.Fset
-		for _, d := range act.Diagnostics {
-			loc, ok := c.location(fset, d.Pos, d.End)
+	for _, f := range findings {
+		k := key{f.Analyzer, f.Posn, f.End, f.Message}
+		loc, ok := c.location(f.Posn, f.End)
+		if !ok || seen[k] {
+			continue
+		}
+		seen[k] = true
+		r := sarifResult{
+			RuleID:    f.Analyzer,
+			RuleIndex: ruleIndex[f.Analyzer],
+			Level:     "warning",
+			Message:   sarifMessage{Text: f.Message},
+			Locations: []sarifLocation{loc},
+		}
+		for i, rel := range f.Related {
+			l, ok := c.location(rel.Posn, rel.End)
 			if !ok {
 				continue
 			}
-			p := fset.PositionFor(d.Pos, false)
-			k := key{act.Analyzer.Name, p.Filename, p.Offset, fset.PositionFor(d.End, false).Offset, d.Message}
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			r := sarifResult{
-				RuleID:    act.Analyzer.Name,
-				RuleIndex: ruleIndex[act.Analyzer.Name],
-				Level:     "warning",
-				Message:   sarifMessage{Text: d.Message},
-				Locations: []sarifLocation{loc},
-			}
-			for i, rel := range d.Related {
-				l, ok := c.location(fset, rel.Pos, rel.End)
-				if !ok {
-					continue
-				}
-				id := i + 1
-				l.ID = &id
-				l.Message = &sarifMessage{Text: rel.Message}
-				r.RelatedLocations = append(r.RelatedLocations, l)
-			}
-			for _, fix := range d.SuggestedFixes {
-				if f, ok := c.fix(fset, fix); ok {
-					r.Fixes = append(r.Fixes, f)
-				}
-			}
-			run.Results = append(run.Results, r)
+			id := i + 1
+			l.ID = &id
+			l.Message = &sarifMessage{Text: rel.Message}
+			r.RelatedLocations = append(r.RelatedLocations, l)
 		}
+		for _, fix := range f.Fixes {
+			if sf, ok := c.fix(fix); ok {
+				r.Fixes = append(r.Fixes, sf)
+			}
+		}
+		run.Results = append(run.Results, r)
 	}
 	slices.SortStableFunc(run.Results, func(a, b sarifResult) int {
 		pa, pb := a.Locations[0].PhysicalLocation, b.Locations[0].PhysicalLocation
@@ -362,6 +364,7 @@ func newSARIF(analyzers []*analysis.Analyzer, graph *checker.Graph, dir string, 
 			cmp.Compare(pa.Region.StartLine, pb.Region.StartLine),
 			cmp.Compare(pa.Region.StartColumn, pb.Region.StartColumn),
 			strings.Compare(a.RuleID, b.RuleID),
+			strings.Compare(a.Message.Text, b.Message.Text),
 		)
 	})
 	return &sarifLog{
@@ -369,6 +372,47 @@ func newSARIF(analyzers []*analysis.Analyzer, graph *checker.Graph, dir string, 
 		Version: "2.1.0",
 		Runs:    []sarifRun{run},
 	}
+}
+
+// findingsOf gives the root diagnostics of an in-process run in go vet
+// -json's form, positions as the file has them (not moved by //line
+// directives).
+func findingsOf(graph *checker.Graph) []vetrun.Finding {
+	var out []vetrun.Finding
+	for _, act := range graph.Roots {
+		fset := act.Package.Fset
+		posn := func(p token.Pos) string {
+			if !p.IsValid() {
+				return ""
+			}
+			return fset.PositionFor(p, false).String()
+		}
+		for _, d := range act.Diagnostics {
+			f := vetrun.Finding{Analyzer: act.Analyzer.Name, Package: act.Package.ID, Category: d.Category,
+				Posn: posn(d.Pos), End: posn(d.End), Message: d.Message}
+			for _, r := range d.Related {
+				f.Related = append(f.Related, vetrun.Related{Posn: posn(r.Pos), End: posn(r.End), Message: r.Message})
+			}
+		fixes:
+			for _, fix := range d.SuggestedFixes {
+				vf := vetrun.Fix{Message: fix.Message}
+				for _, e := range fix.TextEdits {
+					end := e.End
+					if !end.IsValid() {
+						end = e.Pos
+					}
+					if !e.Pos.IsValid() {
+						continue fixes
+					}
+					s := fset.PositionFor(e.Pos, false)
+					vf.Edits = append(vf.Edits, vetrun.Edit{Filename: s.Filename, Start: s.Offset, End: fset.PositionFor(end, false).Offset, New: string(e.NewText)})
+				}
+				f.Fixes = append(f.Fixes, vf)
+			}
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // title is the first paragraph of an analyzer's Doc, on one line.
@@ -384,11 +428,63 @@ func version() string {
 	return ""
 }
 
-// converter turns token positions into SARIF locations, reading each
-// file once to count columns in UTF-16 code units.
+// converter turns go vet's positions ("file:line:col", byte columns, and
+// byte offsets in edits) into SARIF locations, reading each file once to
+// count columns in UTF-16 code units.
 type converter struct {
 	dir   string
-	files map[string][]byte
+	files map[string]*sourceFile
+}
+
+// sourceFile is a file's content and where its lines start; nil content
+// when it cannot be read (columns then stay in bytes).
+type sourceFile struct {
+	src        []byte
+	lineStarts []int
+}
+
+func (c *converter) file(name string) *sourceFile {
+	if f, ok := c.files[name]; ok {
+		return f
+	}
+	f := &sourceFile{lineStarts: []int{0}}
+	f.src, _ = os.ReadFile(name)
+	for i, b := range f.src {
+		if b == '\n' {
+			f.lineStarts = append(f.lineStarts, i+1)
+		}
+	}
+	c.files[name] = f
+	return f
+}
+
+// utf16Column converts a 1-based byte column on a 1-based line to a 1-based
+// UTF-16 column.
+func (f *sourceFile) utf16Column(line, col int) int {
+	if line < 1 || line > len(f.lineStarts) {
+		return col
+	}
+	start := f.lineStarts[line-1]
+	end := start + col - 1
+	if col < 1 || end > len(f.src) {
+		return col
+	}
+	n := 0
+	for b := f.src[start:end]; len(b) > 0; {
+		r, size := utf8.DecodeRune(b)
+		n += utf16.RuneLen(r)
+		b = b[size:]
+	}
+	return n + 1
+}
+
+// lineColumn converts a byte offset to a 1-based line and byte column.
+func (f *sourceFile) lineColumn(offset int) (line, col int) {
+	i, found := slices.BinarySearch(f.lineStarts, offset)
+	if !found {
+		i--
+	}
+	return i + 1, offset - f.lineStarts[i] + 1
 }
 
 func (c *converter) artifact(filename string) sarifArtifactLoc {
@@ -406,73 +502,64 @@ func fileURI(path string) string {
 	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
-// region returns the region from start to end (end may be NoPos).
-func (c *converter) region(fset *token.FileSet, start, end token.Pos) (string, sarifRegion, bool) {
-	if !start.IsValid() {
-		return "", sarifRegion{}, false
+// path makes a position's file name absolute.
+func (c *converter) path(name string) string {
+	if filepath.IsAbs(name) {
+		return name
 	}
-	s := fset.PositionFor(start, false)
-	r := sarifRegion{StartLine: s.Line, StartColumn: c.column(s)}
-	if end.IsValid() && end >= start {
-		e := fset.PositionFor(end, false)
-		if e.Filename == s.Filename {
-			r.EndLine, r.EndColumn = e.Line, c.column(e)
-		}
-	}
-	return s.Filename, r, true
+	return filepath.Join(c.dir, name)
 }
 
-func (c *converter) location(fset *token.FileSet, start, end token.Pos) (sarifLocation, bool) {
-	file, r, ok := c.region(fset, start, end)
+// region returns the region from posn to end ("file:line:col"; end may be
+// empty or "-").
+func (c *converter) region(posn, end string) (string, sarifRegion, bool) {
+	name, line, col := vetrun.SplitPosn(posn)
+	if line == 0 {
+		return "", sarifRegion{}, false
+	}
+	name = c.path(name)
+	f := c.file(name)
+	r := sarifRegion{StartLine: line, StartColumn: f.utf16Column(line, col)}
+	if eName, eLine, eCol := vetrun.SplitPosn(end); eLine > 0 && c.path(eName) == name &&
+		(eLine > line || eLine == line && eCol >= col) {
+		r.EndLine, r.EndColumn = eLine, f.utf16Column(eLine, eCol)
+	}
+	return name, r, true
+}
+
+func (c *converter) location(posn, end string) (sarifLocation, bool) {
+	file, r, ok := c.region(posn, end)
 	if !ok {
 		return sarifLocation{}, false
 	}
 	return sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: c.artifact(file), Region: r}}, true
 }
 
-// column converts p's byte column to a 1-based UTF-16 column.
-func (c *converter) column(p token.Position) int {
-	src, ok := c.files[p.Filename]
-	if !ok {
-		src, _ = os.ReadFile(p.Filename) // unreadable: fall back to bytes
-		c.files[p.Filename] = src
-	}
-	lineStart := p.Offset - (p.Column - 1)
-	if lineStart < 0 || p.Offset > len(src) {
-		return p.Column
-	}
-	n := 0
-	for line := src[lineStart:p.Offset]; len(line) > 0; {
-		r, size := utf8.DecodeRune(line)
-		n += utf16.RuneLen(r)
-		line = line[size:]
-	}
-	return n + 1
-}
-
-// fix converts a suggested fix; a fix with an edit outside any file is
+// fix converts a suggested fix; a fix with an edit outside its file is
 // dropped.
-func (c *converter) fix(fset *token.FileSet, fix analysis.SuggestedFix) (sarifFix, bool) {
+func (c *converter) fix(fix vetrun.Fix) (sarifFix, bool) {
 	f := sarifFix{Description: sarifMessage{Text: fix.Message}}
 	byFile := make(map[string]int)
-	for _, e := range fix.TextEdits {
-		end := e.End
-		if !end.IsValid() {
-			end = e.Pos
-		}
-		file, r, ok := c.region(fset, e.Pos, end)
-		if !ok {
+	for _, e := range fix.Edits {
+		name := c.path(e.Filename)
+		src := c.file(name)
+		if e.Start < 0 || e.End < e.Start || e.End > len(src.src) {
 			return sarifFix{}, false
 		}
-		i, ok := byFile[file]
+		i, ok := byFile[name]
 		if !ok {
 			i = len(f.ArtifactChanges)
-			byFile[file] = i
-			f.ArtifactChanges = append(f.ArtifactChanges, sarifArtifactChange{ArtifactLocation: c.artifact(file)})
+			byFile[name] = i
+			f.ArtifactChanges = append(f.ArtifactChanges, sarifArtifactChange{ArtifactLocation: c.artifact(name)})
 		}
-		rep := sarifReplacement{DeletedRegion: r}
-		if len(e.NewText) > 0 {
-			rep.InsertedContent = &sarifMessage{Text: string(e.NewText)}
+		sl, sc := src.lineColumn(e.Start)
+		el, ec := src.lineColumn(e.End)
+		rep := sarifReplacement{DeletedRegion: sarifRegion{
+			StartLine: sl, StartColumn: src.utf16Column(sl, sc),
+			EndLine: el, EndColumn: src.utf16Column(el, ec),
+		}}
+		if e.New != "" {
+			rep.InsertedContent = &sarifMessage{Text: e.New}
 		}
 		f.ArtifactChanges[i].Replacements = append(f.ArtifactChanges[i].Replacements, rep)
 	}

@@ -41,6 +41,7 @@ type vetRequest struct {
 	flags    []string // passed on to go vet (analyzer flags, -tags)
 	patterns []string
 	json     bool
+	sarif    bool
 	fix      bool // apply the fixes: go fix -fixtool
 	diff     bool // with fix: print them as a diff instead
 }
@@ -88,6 +89,8 @@ func standaloneVet(args []string, analyzers []*analysis.Analyzer) (req vetReques
 			}
 		case name == "json":
 			req.json = !hasValue || value == "true" || value == "1"
+		case name == "sarif":
+			req.sarif = !hasValue || value == "true" || value == "1"
 		case name == "fix":
 			req.fix = !hasValue || value == "true" || value == "1"
 		case name == "diff":
@@ -109,7 +112,7 @@ func standaloneVet(args []string, analyzers []*analysis.Analyzer) (req vetReques
 			return vetRequest{}, false
 		}
 	}
-	if len(patterns) == 0 || req.diff && !req.fix || req.fix && req.json {
+	if len(patterns) == 0 || req.diff && !req.fix || req.fix && (req.json || req.sarif) || req.json && req.sarif {
 		return vetRequest{}, false
 	}
 	req.flags, req.patterns = flags, patterns
@@ -146,12 +149,16 @@ func runStandaloneVet(req vetRequest, analyzers []*analysis.Analyzer, stdout, st
 		pb, _, _ = strings.Cut(pb, " [")
 		return cmp.Or(cmp.Compare(pa, pb), compareBool(va, vb), cmp.Compare(order[a.Analyzer], order[b.Analyzer]))
 	})
-	failed := false
+	var notes []string
 	for _, file := range slices.Sorted(maps.Keys(res.Errors)) {
 		for _, msg := range res.Errors[file] {
 			fmt.Fprintln(stderr, msg)
-			failed = true
+			notes = append(notes, msg)
 		}
+	}
+	failed := len(notes) > 0
+	if req.sarif {
+		return writeSARIF(vetSelection(analyzers, req.flags), all, notes, stdout, stderr)
 	}
 	if req.json {
 		// The in-process driver's tree: each finding once, under the
@@ -215,4 +222,25 @@ func runFix(exe string, req vetRequest, stdout, stderr io.Writer) int {
 		return 0 // a diff was printed
 	}
 	return exit.ExitCode()
+}
+
+// vetSelection is the analyzers that the enable flags among flags (as
+// passed to go vet) select, the way the multichecker selects them.
+func vetSelection(analyzers []*analysis.Analyzer, flags []string) []*analysis.Analyzer {
+	enabled := make(map[*analysis.Analyzer]*triState)
+	byName := make(map[string]*analysis.Analyzer)
+	for _, a := range analyzers {
+		enabled[a] = new(triState)
+		byName[a.Name] = a
+	}
+	for _, f := range flags {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		if a := byName[name]; a != nil {
+			if !hasValue {
+				value = "true"
+			}
+			_ = enabled[a].Set(value) // go vet has accepted it
+		}
+	}
+	return selectAnalyzers(analyzers, enabled)
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/locklint/locklint/analyzers/all"
@@ -20,6 +21,7 @@ func TestStandaloneVetArgs(t *testing.T) {
 		patterns []string
 		viaGoVet bool
 		json     bool
+		sarif    bool
 		fix      bool
 		diff     bool
 	}{
@@ -29,6 +31,10 @@ func TestStandaloneVetArgs(t *testing.T) {
 		{args: []string{"-test=false", "./..."}}, // go vet always analyses tests
 		{args: []string{"-json", "./..."}, patterns: []string{"./..."}, viaGoVet: true, json: true},
 		{args: []string{"-json", "-test=false", "./..."}}, // go vet always analyses the tests
+		{args: []string{"-sarif", "-lockvalue=false", "./..."}, flags: []string{"-lockvalue=false"}, patterns: []string{"./..."}, viaGoVet: true, sarif: true},
+		{args: []string{"-sarif", "-test=false", "./..."}}, // in process
+		{args: []string{"-sarif", "-json", "./..."}},       // the in-process driver says what it means
+		{args: []string{"-sarif", "-fix", "./..."}},
 		{args: []string{"-fix", "./..."}, patterns: []string{"./..."}, viaGoVet: true, fix: true},
 		{args: []string{"-fix", "-diff", "./..."}, patterns: []string{"./..."}, viaGoVet: true, fix: true, diff: true},
 		{args: []string{"-diff", "./..."}},          // -diff alone: the in-process driver says what it means
@@ -42,7 +48,7 @@ func TestStandaloneVetArgs(t *testing.T) {
 		{args: []string{"-tags"}},                   // a flag without its value
 	} {
 		req, ok := standaloneVet(tc.args, analyzers)
-		if ok != tc.viaGoVet || !slices.Equal(req.flags, tc.flags) || !slices.Equal(req.patterns, tc.patterns) || req.json != tc.json || req.fix != tc.fix || req.diff != tc.diff {
+		if ok != tc.viaGoVet || !slices.Equal(req.flags, tc.flags) || !slices.Equal(req.patterns, tc.patterns) || req.json != tc.json || req.sarif != tc.sarif || req.fix != tc.fix || req.diff != tc.diff {
 			t.Errorf("%q: via go vet %v, %+v; want %v %q %q json=%v", tc.args, ok, req, tc.viaGoVet, tc.flags, tc.patterns, tc.json)
 		}
 	}
@@ -56,16 +62,27 @@ func TestStandaloneVetArgs(t *testing.T) {
 // in-process driver prints, with the same exit code, on the sample (which
 // has findings with related information and a //locklint:ignore
 // directive without a reason) and on a package that does not type-check;
-// and so does a -json run.
+// and so do -json and -sarif runs.
 func TestDriversAgree(t *testing.T) {
 	for _, name := range []string{"sample", "broken"} {
 		dir := sample(t, name)
 		_, viaVet, codeVet := locklint(t, dir, "./...")
 		jsonVet, _, codeJSONVet := locklint(t, dir, "-json", "./...")
+		sarifVet, _, codeSARIFVet := locklint(t, dir, "-sarif", "-lockvalue=false", "./...")
 		t.Setenv(driverEnv, "inprocess")
 		_, inProc, codeIn := locklint(t, dir, "./...")
 		jsonIn, _, codeJSONIn := locklint(t, dir, "-json", "./...")
+		sarifIn, _, codeSARIFIn := locklint(t, dir, "-sarif", "-lockvalue=false", "./...")
 		os.Unsetenv(driverEnv)
+		if codeSARIFVet != codeSARIFIn {
+			t.Errorf("%s -sarif: exit code %d through go vet, %d in process", name, codeSARIFVet, codeSARIFIn)
+		}
+		if name == "sample" && sarifVet != sarifIn {
+			t.Errorf("-sarif through go vet:\n%s\nin process:\n%s", sarifVet, sarifIn)
+		}
+		if name == "sample" && (!strings.Contains(sarifVet, `"ruleId": "lockdemo"`) || strings.Contains(sarifVet, `"id": "lockvalue"`)) {
+			t.Errorf("-sarif -lockvalue=false: want lockdemo results and no lockvalue rule:\n%s", sarifVet)
+		}
 		if codeJSONVet != codeJSONIn {
 			t.Errorf("%s -json: exit code %d through go vet, %d in process", name, codeJSONVet, codeJSONIn)
 		}
