@@ -1,78 +1,88 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
-	"go/token"
 	"io"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
+
+	"github.com/locklint/locklint/internal/streamcheck"
+	"github.com/locklint/locklint/internal/vetrun"
 )
 
-// runJSON is locklint -json in standalone mode: the multichecker's JSON
-// tree ({package: {analyzer: [diagnostic] | {"error": msg}}}), with each
-// diagnostic printed once. The multichecker prints a file's diagnostics
-// again under the package's test variant ("pkg [pkg.test]"); here the
-// copy goes, so JSON reports the same set as text, SARIF and
-// golangci-lint.
+// The output of standalone runs, the same from both drivers (go vet's and
+// the in-process one): text lines, the JSON tree, SARIF (sarif.go).
+
+// runJSON is locklint -json in process: the tree {package: {analyzer:
+// [finding] | {"error": msg}}}, each finding once, under the package rather
+// than its test variant, so that JSON reports the same set as text, SARIF
+// and golangci-lint.
 func runJSON(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
 	run, code := analyze("json", args, analyzers, stderr)
 	if run == nil {
 		return code
 	}
-	tree := jsonTree(run.graph)
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "\t")
-	if err := enc.Encode(tree); err != nil {
+	if err := writeJSON(stdout, sortFindings(run.res.Findings, analyzers), run.res.Failures); err != nil {
 		fmt.Fprintf(stderr, "locklint: writing JSON: %v\n", err)
 		return 1
 	}
 	return code
 }
 
-type (
-	jsonEdit struct {
-		Filename string `json:"filename"`
-		Start    int    `json:"start"`
-		End      int    `json:"end"`
-		New      string `json:"new"`
+// runText is a text run in process: findings on stderr, exit code 1 when
+// a package could not be analysed, 3 when anything was found, else 0.
+func runText(args []string, analyzers []*analysis.Analyzer, stderr io.Writer) int {
+	run, code := analyze("text", args, analyzers, stderr)
+	if run == nil {
+		return code
 	}
-	jsonFix struct {
-		Message string     `json:"message"`
-		Edits   []jsonEdit `json:"edits"`
+	findings := sortFindings(run.res.Findings, analyzers)
+	printText(stderr, findings)
+	switch {
+	case code != 0:
+		return code
+	case len(findings) > 0:
+		return 3
 	}
-	jsonRelated struct {
-		Posn    string `json:"posn"`
-		End     string `json:"end"`
-		Message string `json:"message"`
-	}
-	jsonDiagnostic struct {
-		Category       string        `json:"category,omitempty"`
-		Posn           string        `json:"posn"`
-		End            string        `json:"end"`
-		Message        string        `json:"message"`
-		SuggestedFixes []jsonFix     `json:"suggested_fixes,omitempty"`
-		Related        []jsonRelated `json:"related,omitempty"`
-	}
-	jsonError struct {
-		Error string `json:"error"`
-	}
-)
+	return 0
+}
 
-// jsonTree builds the output, packages before their test variants so that
-// a diagnostic stays under the package its file belongs to.
-func jsonTree(graph *checker.Graph) map[string]map[string]any {
-	roots := slices.Clone(graph.Roots)
-	slices.SortStableFunc(roots, func(a, b *checker.Action) int {
-		return compareBool(strings.Contains(a.Package.ID, " ["), strings.Contains(b.Package.ID, " ["))
-	})
-	type key struct {
-		analyzer, posn, msg string
+// sortFindings orders findings as the output shows them: by package (a
+// package before its test variant), then analyzer, then as reported.
+func sortFindings(findings []vetrun.Finding, analyzers []*analysis.Analyzer) []vetrun.Finding {
+	order := make(map[string]int)
+	for i, a := range analyzers {
+		order[a.Name] = i
 	}
-	seen := make(map[key]bool)
+	out := slices.Clone(findings)
+	slices.SortStableFunc(out, func(a, b vetrun.Finding) int {
+		pa, va := strings.CutSuffix(a.Package, "]")
+		pb, vb := strings.CutSuffix(b.Package, "]")
+		pa, _, _ = strings.Cut(pa, " [")
+		pb, _, _ = strings.Cut(pb, " [")
+		return cmp.Or(cmp.Compare(pa, pb), compareBool(va, vb), cmp.Compare(order[a.Analyzer], order[b.Analyzer]))
+	})
+	return out
+}
+
+// printText prints each finding as "file:line:col: message", and its
+// related locations indented below it.
+func printText(w io.Writer, findings []vetrun.Finding) {
+	for _, f := range findings {
+		fmt.Fprintf(w, "%s: %s\n", f.Posn, f.Message)
+		for _, r := range f.Related {
+			fmt.Fprintf(w, "%s: \t%s\n", r.Posn, r.Message)
+		}
+	}
+}
+
+// writeJSON writes the tree {package: {analyzer: [finding] | {"error":
+// msg}}}.
+func writeJSON(w io.Writer, findings []vetrun.Finding, failures []streamcheck.Failure) error {
 	tree := make(map[string]map[string]any)
 	put := func(pkg, analyzer string, v any) {
 		if tree[pkg] == nil {
@@ -80,53 +90,22 @@ func jsonTree(graph *checker.Graph) map[string]map[string]any {
 		}
 		tree[pkg][analyzer] = v
 	}
-	for _, act := range roots {
-		name := act.Analyzer.Name
-		if act.Err != nil {
-			put(act.Package.ID, name, jsonError{act.Err.Error()})
-			continue
-		}
-		fset := act.Package.Fset
-		var diags []jsonDiagnostic
-		for _, d := range act.Diagnostics {
-			k := key{name, posn(fset, d.Pos), d.Message}
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			jd := jsonDiagnostic{Category: d.Category, Posn: k.posn, End: posn(fset, d.End), Message: d.Message}
-			for _, f := range d.SuggestedFixes {
-				jf := jsonFix{Message: f.Message, Edits: []jsonEdit{}}
-				for _, e := range f.TextEdits {
-					file := fset.File(e.Pos)
-					if file == nil {
-						continue
-					}
-					end := e.End
-					if !end.IsValid() {
-						end = e.Pos
-					}
-					jf.Edits = append(jf.Edits, jsonEdit{Filename: file.Name(), Start: file.Offset(e.Pos), End: file.Offset(end), New: string(e.NewText)})
-				}
-				jd.SuggestedFixes = append(jd.SuggestedFixes, jf)
-			}
-			for _, r := range d.Related {
-				jd.Related = append(jd.Related, jsonRelated{Posn: posn(fset, r.Pos), End: posn(fset, r.End), Message: r.Message})
-			}
-			diags = append(diags, jd)
-		}
-		if len(diags) > 0 {
-			put(act.Package.ID, name, diags)
-		}
+	lists := make(map[[2]string][]vetrun.Finding)
+	for _, f := range findings {
+		k := [2]string{f.Package, f.Analyzer}
+		lists[k] = append(lists[k], f)
 	}
-	return tree
-}
-
-func posn(fset *token.FileSet, pos token.Pos) string {
-	if !pos.IsValid() {
-		return ""
+	for k, list := range lists {
+		put(k[0], k[1], list)
 	}
-	return fset.Position(pos).String()
+	for _, f := range failures {
+		put(f.Package, f.Analyzer, struct {
+			Error string `json:"error"`
+		}{f.Err.Error()})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "\t")
+	return enc.Encode(tree)
 }
 
 func compareBool(a, b bool) int {

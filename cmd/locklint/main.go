@@ -17,8 +17,9 @@
 // -vettool=locklint): one package per process, dependencies' facts from the
 // build cache, so memory stays bounded and a rerun over unchanged code
 // comes from the cache; -fix goes through go fix -fixtool=locklint the same
-// way (LOCKLINT_DRIVER=inprocess analyses in this process instead, as
-// -test=false does).
+// way. LOCKLINT_DRIVER=inprocess analyses in this process instead, from
+// source in dependency order with bounded memory and nothing compiled (for
+// CI runners whose build cache starts empty), as -test=false does.
 //
 // Each analyzer has a flag of its own name: -lockrelease runs only that
 // analyzer (with any others set to true), -lockrelease=false runs all but it.
@@ -60,8 +61,16 @@ func run(analyzers []*analysis.Analyzer) {
 		}
 		return
 	}
-	if req, ok := standaloneVet(os.Args[1:], analyzers); ok {
-		os.Exit(runStandaloneVet(req, analyzers, os.Stdout, os.Stderr))
+	if req, ok := parseStandalone(os.Args[1:], analyzers); ok {
+		switch {
+		case !req.inProcess:
+			os.Exit(runStandaloneVet(req, analyzers, os.Stdout, os.Stderr))
+		case req.sarif:
+			os.Exit(runSARIF(os.Args[1:], analyzers, os.Stdout, os.Stderr))
+		case req.json:
+			os.Exit(runJSON(os.Args[1:], analyzers, os.Stdout, os.Stderr))
+		}
+		os.Exit(runText(os.Args[1:], analyzers, os.Stderr))
 	}
 	if wantsSARIF(os.Args[1:]) {
 		os.Exit(runSARIF(os.Args[1:], analyzers, os.Stdout, os.Stderr))

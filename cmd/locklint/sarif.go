@@ -2,10 +2,10 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"go/token"
 	"io"
 	"net/url"
 	"os"
@@ -17,9 +17,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 
+	"github.com/locklint/locklint/internal/streamcheck"
 	"github.com/locklint/locklint/internal/vetrun"
 )
 
@@ -35,7 +34,7 @@ func runSARIF(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.W
 	if run == nil {
 		return code
 	}
-	return writeSARIF(run.analyzers, findingsOf(run.graph), run.notes, stdout, stderr)
+	return writeSARIF(run.analyzers, run.res.Findings, run.notes, stdout, stderr)
 }
 
 // writeSARIF writes the log of a run from the current directory; the
@@ -58,21 +57,25 @@ func writeSARIF(analyzers []*analysis.Analyzer, findings []vetrun.Finding, notes
 	return 0
 }
 
-// analysisRun is one standalone run of the analyzers over loaded packages.
+// analysisRun is one in-process run of the analyzers.
 type analysisRun struct {
 	analyzers []*analysis.Analyzer
-	graph     *checker.Graph
-	notes     []string // package load errors and analyzer failures
+	res       *streamcheck.Result
+	notes     []string // package errors and analyzer failures
 }
 
-// analyze parses the flags of the output mode named mode (sarif, json),
-// loads the packages and runs the analyzers. It prints package errors to
-// stderr. It returns nil and an exit code when nothing could be analysed;
-// otherwise the code to exit with: 1 if there were errors, else 0.
+// analyze parses the flags of the output mode named mode (sarif, json, or
+// text), loads the packages and runs the analyzers in this process
+// (streamcheck: dependency order, syntax dropped as it goes). It prints
+// package errors to stderr. It returns nil and an exit code when nothing
+// could be analysed; otherwise the code to exit with: 1 if there were
+// errors, else 0.
 func analyze(mode string, args []string, analyzers []*analysis.Analyzer, stderr io.Writer) (*analysisRun, int) {
-	fs := flag.NewFlagSet("locklint -"+mode, flag.ContinueOnError)
+	fs := flag.NewFlagSet("locklint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Bool(mode, true, "write "+mode+" to stdout")
+	if mode != "text" {
+		fs.Bool(mode, true, "write "+mode+" to stdout")
+	}
 	tests := fs.Bool("test", true, "analyse test files too")
 	tags := fs.String("tags", "", "comma-separated build tags")
 	enabled := make(map[*analysis.Analyzer]*triState)
@@ -85,46 +88,18 @@ func analyze(mode string, args []string, analyzers []*analysis.Analyzer, stderr 
 		return nil, 2
 	}
 	if fs.NArg() == 0 {
-		fmt.Fprintf(stderr, "locklint -%s: no packages given; usage: locklint -%s [flags] ./...\n", mode, mode)
+		fmt.Fprintf(stderr, "locklint: no packages given; usage: locklint [flags] ./...\n")
 		return nil, 2
 	}
 	analyzers = selectAnalyzers(analyzers, enabled)
-
-	// No NeedModule: module metadata makes the go command fetch every
-	// module's .info, which fails for versions the proxy no longer serves
-	// even when the packages build.
-	loadMode := packages.LoadSyntax
-	if needFacts(analyzers) {
-		loadMode = packages.LoadAllSyntax
-	}
-	cfg := &packages.Config{Mode: loadMode, Tests: *tests}
-	if *tags != "" {
-		cfg.BuildFlags = []string{"-tags=" + *tags}
-	}
-	pkgs, err := packages.Load(cfg, fs.Args()...)
-	if err == nil && len(pkgs) == 0 {
-		err = fmt.Errorf("%s matched no packages", strings.Join(fs.Args(), " "))
-	}
+	res, err := streamcheck.Run(context.Background(), analyzers, streamcheck.Config{Tests: *tests, Tags: *tags}, fs.Args()...)
 	if err != nil {
 		fmt.Fprintf(stderr, "locklint: %v\n", err)
 		return nil, 1
 	}
-
-	run := &analysisRun{analyzers: analyzers}
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			run.notes = append(run.notes, e.Error())
-		}
-	})
-	run.graph, err = checker.Analyze(analyzers, pkgs, nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "locklint: %v\n", err)
-		return nil, 1
-	}
-	for act := range run.graph.All() {
-		if act.IsRoot && act.Err != nil {
-			run.notes = append(run.notes, act.Err.Error())
-		}
+	run := &analysisRun{analyzers: analyzers, res: res, notes: slices.Clone(res.Errors)}
+	for _, f := range res.Failures {
+		run.notes = append(run.notes, f.Err.Error())
 	}
 	for _, n := range run.notes {
 		fmt.Fprintln(stderr, n)
@@ -181,26 +156,6 @@ func selectAnalyzers(analyzers []*analysis.Analyzer, enabled map[*analysis.Analy
 		}
 		return *enabled[a] == setFalse
 	})
-}
-
-// needFacts reports whether any analyzer in the graph uses facts, which
-// means dependencies must be loaded from source too.
-func needFacts(analyzers []*analysis.Analyzer) bool {
-	seen := make(map[*analysis.Analyzer]bool)
-	var visit func(as []*analysis.Analyzer) bool
-	visit = func(as []*analysis.Analyzer) bool {
-		for _, a := range as {
-			if seen[a] {
-				continue
-			}
-			seen[a] = true
-			if len(a.FactTypes) > 0 || visit(a.Requires) {
-				return true
-			}
-		}
-		return false
-	}
-	return visit(analyzers)
 }
 
 // The SARIF 2.1.0 subset locklint writes.
@@ -372,47 +327,6 @@ func newSARIF(analyzers []*analysis.Analyzer, findings []vetrun.Finding, dir str
 		Version: "2.1.0",
 		Runs:    []sarifRun{run},
 	}
-}
-
-// findingsOf gives the root diagnostics of an in-process run in go vet
-// -json's form, positions as the file has them (not moved by //line
-// directives).
-func findingsOf(graph *checker.Graph) []vetrun.Finding {
-	var out []vetrun.Finding
-	for _, act := range graph.Roots {
-		fset := act.Package.Fset
-		posn := func(p token.Pos) string {
-			if !p.IsValid() {
-				return ""
-			}
-			return fset.PositionFor(p, false).String()
-		}
-		for _, d := range act.Diagnostics {
-			f := vetrun.Finding{Analyzer: act.Analyzer.Name, Package: act.Package.ID, Category: d.Category,
-				Posn: posn(d.Pos), End: posn(d.End), Message: d.Message}
-			for _, r := range d.Related {
-				f.Related = append(f.Related, vetrun.Related{Posn: posn(r.Pos), End: posn(r.End), Message: r.Message})
-			}
-		fixes:
-			for _, fix := range d.SuggestedFixes {
-				vf := vetrun.Fix{Message: fix.Message}
-				for _, e := range fix.TextEdits {
-					end := e.End
-					if !end.IsValid() {
-						end = e.Pos
-					}
-					if !e.Pos.IsValid() {
-						continue fixes
-					}
-					s := fset.PositionFor(e.Pos, false)
-					vf.Edits = append(vf.Edits, vetrun.Edit{Filename: s.Filename, Start: s.Offset, End: fset.PositionFor(end, false).Offset, New: string(e.NewText)})
-				}
-				f.Fixes = append(f.Fixes, vf)
-			}
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // title is the first paragraph of an analyzer's Doc, on one line.

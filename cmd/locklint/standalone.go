@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -20,39 +18,45 @@ import (
 	"github.com/locklint/locklint/internal/vetrun"
 )
 
-// A standalone text or JSON run (`locklint [-json] [flags] packages`) goes
-// through the go command: go vet -vettool=locklint analyses one package per process with
-// the dependencies' facts from its build cache, so memory stays bounded
-// by the largest package instead of the whole program (go-zero: 2.5 GB
-// in one process), and a rerun over unchanged code is served from the
-// cache. The output and exit codes are the in-process driver's: each
-// finding as "file:line:col: message" on stderr, exit code 3 when
-// anything was found, 1 when a package could not be analysed; with -json
-// the tree {package: {analyzer: [finding]}} on stdout, exit code 0 or 1.
-// LOCKLINT_DRIVER=inprocess, or a flag the go command cannot pass on
-// (-test=false, -c, -sarif, the profiling flags), keeps the in-process
-// driver. -fix (and -fix -diff) goes through go fix -fixtool=locklint.
+// A standalone text, JSON or SARIF run (`locklint [-json|-sarif] [flags]
+// packages`) goes through the go command: go vet -vettool=locklint
+// analyses one package per process with the dependencies' facts from its
+// build cache, so memory stays bounded by the largest package, and a rerun
+// over unchanged code is served from the cache. go vet needs the
+// dependencies' export data, so on an empty build cache it compiles them
+// first; LOCKLINT_DRIVER=inprocess (and -test=false, which go vet cannot
+// pass on) analyses in this process instead (streamcheck: from source in
+// dependency order, nothing compiled, nothing cached). Both give the same
+// output and exit codes: each finding as "file:line:col: message" on
+// stderr, exit code 3 when anything was found, 1 when a package could not
+// be analysed; with -json the tree {package: {analyzer: [finding]}} on
+// stdout, with -sarif a SARIF log, exit code 0 or 1. -fix (and -fix
+// -diff) goes through go fix -fixtool=locklint; -c and the profiling
+// flags keep the multichecker.
 
-// driverEnv selects the driver of standalone runs.
+// driverEnv selects the driver of standalone runs: "inprocess" for
+// streamcheck.
 const driverEnv = "LOCKLINT_DRIVER"
 
-// vetRequest is a standalone run that go vet can do.
-type vetRequest struct {
+// standaloneRequest is a standalone run: text, JSON or SARIF through go
+// vet or in process, or -fix through go fix.
+type standaloneRequest struct {
 	flags    []string // passed on to go vet (analyzer flags, -tags)
 	patterns []string
 	json     bool
 	sarif    bool
-	fix      bool // apply the fixes: go fix -fixtool
-	diff     bool // with fix: print them as a diff instead
+	// inProcess: analyse in this process (streamcheck), not through go
+	// vet: LOCKLINT_DRIVER=inprocess, or -test=false.
+	inProcess bool
+	fix       bool // apply the fixes: go fix -fixtool
+	diff      bool // with fix: print them as a diff instead
 }
 
-// standaloneVet reports whether args ask for a standalone text or JSON run
-// that go vet can do.
-func standaloneVet(args []string, analyzers []*analysis.Analyzer) (req vetRequest, ok bool) {
+// parseStandalone reports whether args ask for a standalone text, JSON or
+// SARIF run, or a -fix run that go fix can do, and which driver runs it.
+func parseStandalone(args []string, analyzers []*analysis.Analyzer) (req standaloneRequest, ok bool) {
 	var flags, patterns []string
-	if os.Getenv(driverEnv) == "inprocess" {
-		return vetRequest{}, false
-	}
+	req.inProcess = os.Getenv(driverEnv) == "inprocess"
 	names := make(map[string]bool) // analyzer names and flags -> takes no value
 	for _, a := range analyzers {
 		names[a.Name] = true
@@ -77,7 +81,7 @@ func standaloneVet(args []string, analyzers []*analysis.Analyzer) (req vetReques
 		case name == "tags":
 			if !hasValue {
 				if i+1 >= len(args) {
-					return vetRequest{}, false
+					return standaloneRequest{}, false
 				}
 				i++
 				value = args[i]
@@ -85,7 +89,7 @@ func standaloneVet(args []string, analyzers []*analysis.Analyzer) (req vetReques
 			flags = append(flags, "-tags="+value)
 		case name == "test":
 			if hasValue && value != "true" && value != "1" {
-				return vetRequest{}, false // go vet always analyses the tests
+				req.inProcess = true // go vet always analyses the tests
 			}
 		case name == "json":
 			req.json = !hasValue || value == "true" || value == "1"
@@ -97,23 +101,23 @@ func standaloneVet(args []string, analyzers []*analysis.Analyzer) (req vetReques
 			req.diff = !hasValue || value == "true" || value == "1"
 		case known && !isBool && !hasValue:
 			if i+1 >= len(args) {
-				return vetRequest{}, false
+				return standaloneRequest{}, false
 			}
 			i++
 			flags = append(flags, "-"+name+"="+args[i])
 		case known:
 			flags = append(flags, a)
 		default:
-			return vetRequest{}, false
+			return standaloneRequest{}, false
 		}
 	}
 	for _, p := range patterns {
 		if strings.HasSuffix(p, ".cfg") || p == "help" {
-			return vetRequest{}, false
+			return standaloneRequest{}, false
 		}
 	}
-	if len(patterns) == 0 || req.diff && !req.fix || req.fix && (req.json || req.sarif) || req.json && req.sarif {
-		return vetRequest{}, false
+	if len(patterns) == 0 || req.diff && !req.fix || req.fix && (req.json || req.sarif || req.inProcess) || req.json && req.sarif {
+		return standaloneRequest{}, false // the multichecker handles (or rejects) these
 	}
 	req.flags, req.patterns = flags, patterns
 	return req, true
@@ -121,7 +125,7 @@ func standaloneVet(args []string, analyzers []*analysis.Analyzer) (req vetReques
 
 // runStandaloneVet runs go vet with this executable as the tool and
 // prints what it found like the in-process driver.
-func runStandaloneVet(req vetRequest, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
+func runStandaloneVet(req standaloneRequest, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintf(stderr, "locklint: %v\n", err)
@@ -135,20 +139,7 @@ func runStandaloneVet(req vetRequest, analyzers []*analysis.Analyzer, stdout, st
 		fmt.Fprintf(stderr, "locklint: %v\n", err)
 		return 1
 	}
-	// The in-process driver's order: by package (a package before its
-	// test variant), then analyzer, then as reported.
-	order := make(map[string]int)
-	for i, a := range analyzers {
-		order[a.Name] = i
-	}
-	all := slices.Clone(res.All)
-	slices.SortStableFunc(all, func(a, b vetrun.Finding) int {
-		pa, va := strings.CutSuffix(a.Package, "]")
-		pb, vb := strings.CutSuffix(b.Package, "]")
-		pa, _, _ = strings.Cut(pa, " [")
-		pb, _, _ = strings.Cut(pb, " [")
-		return cmp.Or(cmp.Compare(pa, pb), compareBool(va, vb), cmp.Compare(order[a.Analyzer], order[b.Analyzer]))
-	})
+	all := sortFindings(res.All, analyzers)
 	var notes []string
 	for _, file := range slices.Sorted(maps.Keys(res.Errors)) {
 		for _, msg := range res.Errors[file] {
@@ -157,22 +148,11 @@ func runStandaloneVet(req vetRequest, analyzers []*analysis.Analyzer, stdout, st
 		}
 	}
 	failed := len(notes) > 0
-	if req.sarif {
+	switch {
+	case req.sarif:
 		return writeSARIF(vetSelection(analyzers, req.flags), all, notes, stdout, stderr)
-	}
-	if req.json {
-		// The in-process driver's tree: each finding once, under the
-		// package (not its test variant) where both report it.
-		tree := make(map[string]map[string][]vetrun.Finding)
-		for _, f := range all {
-			if tree[f.Package] == nil {
-				tree[f.Package] = make(map[string][]vetrun.Finding)
-			}
-			tree[f.Package][f.Analyzer] = append(tree[f.Package][f.Analyzer], f)
-		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "\t")
-		if err := enc.Encode(tree); err != nil {
+	case req.json:
+		if err := writeJSON(stdout, all, nil); err != nil {
 			fmt.Fprintf(stderr, "locklint: writing JSON: %v\n", err)
 			return 1
 		}
@@ -181,12 +161,7 @@ func runStandaloneVet(req vetRequest, analyzers []*analysis.Analyzer, stdout, st
 		}
 		return 0
 	}
-	for _, f := range all {
-		fmt.Fprintf(stderr, "%s: %s\n", f.Posn, f.Message)
-		for _, r := range f.Related {
-			fmt.Fprintf(stderr, "%s: \t%s\n", r.Posn, r.Message)
-		}
-	}
+	printText(stderr, all)
 	switch {
 	case failed:
 		return 1
@@ -200,7 +175,7 @@ func runStandaloneVet(req vetRequest, analyzers []*analysis.Analyzer, stdout, st
 // -fixtool=locklint, one package per process like go vet. go fix -diff
 // exits 1 when the diff is not empty; locklint -fix -diff exits 0 then,
 // as the in-process driver does.
-func runFix(exe string, req vetRequest, stdout, stderr io.Writer) int {
+func runFix(exe string, req standaloneRequest, stdout, stderr io.Writer) int {
 	args := []string{"fix", "-fixtool=" + exe}
 	if req.diff {
 		args = append(args, "-diff")

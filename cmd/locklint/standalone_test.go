@@ -11,29 +11,31 @@ import (
 	"github.com/locklint/locklint/analyzers/all"
 )
 
-// TestStandaloneVetArgs: which standalone runs go through go vet, and the
-// flags they pass on; the rest keep the in-process driver.
-func TestStandaloneVetArgs(t *testing.T) {
+// TestStandaloneArgs: which standalone runs go through go vet, which run
+// in process, the flags they pass on; the rest go to the multichecker.
+func TestStandaloneArgs(t *testing.T) {
 	analyzers := append(all.Analyzers(), lockdemo)
 	for _, tc := range []struct {
-		args     []string
-		flags    []string
-		patterns []string
-		viaGoVet bool
-		json     bool
-		sarif    bool
-		fix      bool
-		diff     bool
+		args      []string
+		flags     []string
+		patterns  []string
+		viaGoVet  bool
+		json      bool
+		sarif     bool
+		inProcess bool
+		fix       bool
+		diff      bool
 	}{
 		{args: []string{"./..."}, patterns: []string{"./..."}, viaGoVet: true},
 		{args: []string{"-lockvalue=false", "--lockdemo", "./a", "./b"}, flags: []string{"-lockvalue=false", "--lockdemo"}, patterns: []string{"./a", "./b"}, viaGoVet: true},
 		{args: []string{"-tags", "integration", "-test", "./..."}, flags: []string{"-tags=integration"}, patterns: []string{"./..."}, viaGoVet: true},
-		{args: []string{"-test=false", "./..."}}, // go vet always analyses tests
+		{args: []string{"-test=false", "./..."}, patterns: []string{"./..."}, viaGoVet: true, inProcess: true}, // go vet always analyses tests
 		{args: []string{"-json", "./..."}, patterns: []string{"./..."}, viaGoVet: true, json: true},
-		{args: []string{"-json", "-test=false", "./..."}}, // go vet always analyses the tests
+		{args: []string{"-json", "-test=false", "./..."}, patterns: []string{"./..."}, viaGoVet: true, json: true, inProcess: true},
 		{args: []string{"-sarif", "-lockvalue=false", "./..."}, flags: []string{"-lockvalue=false"}, patterns: []string{"./..."}, viaGoVet: true, sarif: true},
-		{args: []string{"-sarif", "-test=false", "./..."}}, // in process
-		{args: []string{"-sarif", "-json", "./..."}},       // the in-process driver says what it means
+		{args: []string{"-sarif", "-test=false", "./..."}, patterns: []string{"./..."}, viaGoVet: true, sarif: true, inProcess: true},
+		{args: []string{"-fix", "-test=false", "./..."}}, // the multichecker
+		{args: []string{"-sarif", "-json", "./..."}},     // the in-process driver says what it means
 		{args: []string{"-sarif", "-fix", "./..."}},
 		{args: []string{"-fix", "./..."}, patterns: []string{"./..."}, viaGoVet: true, fix: true},
 		{args: []string{"-fix", "-diff", "./..."}, patterns: []string{"./..."}, viaGoVet: true, fix: true, diff: true},
@@ -47,14 +49,17 @@ func TestStandaloneVetArgs(t *testing.T) {
 		{args: []string{"-json", "/tmp/x/vet.cfg"}}, // go vet's unit
 		{args: []string{"-tags"}},                   // a flag without its value
 	} {
-		req, ok := standaloneVet(tc.args, analyzers)
-		if ok != tc.viaGoVet || !slices.Equal(req.flags, tc.flags) || !slices.Equal(req.patterns, tc.patterns) || req.json != tc.json || req.sarif != tc.sarif || req.fix != tc.fix || req.diff != tc.diff {
+		req, ok := parseStandalone(tc.args, analyzers)
+		if ok != tc.viaGoVet || !slices.Equal(req.flags, tc.flags) || !slices.Equal(req.patterns, tc.patterns) || req.json != tc.json || req.sarif != tc.sarif || req.inProcess != tc.inProcess || req.fix != tc.fix || req.diff != tc.diff {
 			t.Errorf("%q: via go vet %v, %+v; want %v %q %q json=%v", tc.args, ok, req, tc.viaGoVet, tc.flags, tc.patterns, tc.json)
 		}
 	}
 	t.Setenv(driverEnv, "inprocess")
-	if _, ok := standaloneVet([]string{"./..."}, analyzers); ok {
-		t.Errorf("%s=inprocess: still via go vet", driverEnv)
+	if req, ok := parseStandalone([]string{"./..."}, analyzers); !ok || !req.inProcess {
+		t.Errorf("%s=inprocess: %+v, %v; want in process", driverEnv, req, ok)
+	}
+	if _, ok := parseStandalone([]string{"-fix", "./..."}, analyzers); ok {
+		t.Errorf("%s=inprocess -fix: not left to the multichecker", driverEnv)
 	}
 }
 

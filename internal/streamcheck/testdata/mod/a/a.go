@@ -1,0 +1,5 @@
+package a
+
+func MarkA() {}
+
+func Plain() {}

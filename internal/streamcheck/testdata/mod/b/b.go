@@ -1,0 +1,11 @@
+package b
+
+import "example.com/mod/a"
+
+func MarkB() {}
+
+func Use() {
+	a.MarkA()
+	a.Plain()
+	MarkB()
+}
