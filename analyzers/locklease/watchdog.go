@@ -27,10 +27,15 @@ type renewal struct {
 func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 	var out []renewal
 	seen := map[*ast.CallExpr]bool{}
-	started, fromLoop := watchdogFuncs(pass)
+	// Which functions goroutines start, and which are called from loops:
+	// a path per call, so computed only for a package that renews.
+	var started, fromLoop map[*ast.FuncDecl]bool
 	add := func(call *ast.CallExpr, what string, inGo bool) {
 		if seen[call] || lifecycle.IsTestFile(pass.Fset, call.Pos()) {
 			return
+		}
+		if started == nil {
+			started, fromLoop = watchdogFuncs(pass)
 		}
 		path := enclosing(pass, call)
 		fd := declOf(path)

@@ -1,10 +1,14 @@
 // Command scalebench measures locklint at scale: wall time and peak memory
 // of `locklint ./...` (through the go command, and in one process with
-// LOCKLINT_DRIVER=inprocess), `go vet -vettool=locklint ./...` and plain
-// `go vet ./...` on a large public module pinned in go.mod (go-zero), cold
-// (an empty build cache) and warm (the same run again).
+// LOCKLINT_DRIVER=inprocess), `locklint -sarif ./...`, `go vet
+// -vettool=locklint ./...` and plain `go vet ./...` on a large public
+// module pinned in go.mod (go-zero), cold (an empty build cache) and warm
+// (the same run again). A path with the suffix "+built" starts from a build
+// cache that `go test -run '^$' ./...` filled (compiled code and tests, as
+// a CI job that built and tested first leaves it, but no analysis
+// results): its first run is labelled "built".
 //
-//	cd tools/scalebench && go run . [-paths standalone,inprocess,vettool,vet] [-warm 1]
+//	cd tools/scalebench && go run . [-paths standalone,standalone+built,inprocess,sarif,vettool,vet] [-warm 1]
 //
 // It lives in a module of its own so that go-zero stays out of locklint's
 // go.mod. Peak memory is the largest resident set of the process or any
@@ -28,7 +32,7 @@ import (
 const target = "github.com/zeromicro/go-zero"
 
 func main() {
-	paths := flag.String("paths", "standalone,inprocess,vettool,vet", "what to measure, in order")
+	paths := flag.String("paths", "standalone,standalone+built,inprocess,sarif,vettool,vet", "what to measure, in order")
 	warm := flag.Int("warm", 1, "warm reruns after each cold run")
 	flag.Parse()
 	if err := run(strings.Split(*paths, ","), *warm); err != nil {
@@ -58,14 +62,17 @@ func run(paths []string, warm int) error {
 		return fmt.Errorf("building locklint: %v\n%s", err, out)
 	}
 	fmt.Printf("%s %s; locklint from this repository; %s\n\n", target, version, goVersion())
-	fmt.Printf("%-11s %-5s %9s %10s %7s\n", "path", "cache", "wall", "peak RSS", "exit")
+	fmt.Printf("%-16s %-5s %9s %10s %7s\n", "path", "cache", "wall", "peak RSS", "exit")
 	for _, p := range paths {
 		var args, env []string
+		p, built := strings.CutSuffix(p, "+built")
 		switch p {
 		case "standalone":
 			args = []string{bin, "./..."}
 		case "inprocess":
 			args, env = []string{bin, "./..."}, []string{"LOCKLINT_DRIVER=inprocess"}
+		case "sarif":
+			args = []string{bin, "-sarif", "./..."}
 		case "vettool":
 			args = []string{"go", "vet", "-vettool=" + bin, "./..."}
 		case "vet":
@@ -74,8 +81,17 @@ func run(paths []string, warm int) error {
 			return fmt.Errorf("unknown path %q", p)
 		}
 		cache := filepath.Join(tmp, "cache-"+p)
+		first := "cold"
+		if built {
+			first, p = "built", p+"+built"
+			prime := exec.Command("go", "test", "-count=1", "-run", "^$", "./...")
+			prime.Dir, prime.Env = src, append(os.Environ(), "GOCACHE="+cache)
+			if out, err := prime.CombinedOutput(); err != nil {
+				return fmt.Errorf("filling the build cache: %v\n%s", err, firstLines(string(out), 5))
+			}
+		}
 		for i := 0; i <= warm; i++ {
-			label := "cold"
+			label := first
 			if i > 0 {
 				label = "warm"
 			}
@@ -83,7 +99,7 @@ func run(paths []string, warm int) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", p, err)
 			}
-			fmt.Printf("%-11s %-5s %8.1fs %8.0f MB %7d\n", p, label, wall.Seconds(), float64(rss)/1024, code)
+			fmt.Printf("%-16s %-5s %8.1fs %8.0f MB %7d\n", p, label, wall.Seconds(), float64(rss)/1024, code)
 		}
 		_ = os.RemoveAll(cache)
 	}
