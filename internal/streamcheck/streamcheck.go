@@ -240,7 +240,8 @@ func (r *run) check(u *unit) {
 		}),
 		Sizes: p.TypesSizes,
 		Error: func(err error) {
-			if te, ok := err.(types.Error); ok {
+			var te types.Error
+			if errors.As(err, &te) {
 				typeErrors = append(typeErrors, te)
 			}
 			u.errors = append(u.errors, err.Error())
