@@ -39,6 +39,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -54,6 +55,13 @@ func main() { run(all.Analyzers()) }
 // run is the whole command; tests run it with extra analyzers.
 func run(analyzers []*analysis.Analyzer) {
 	analyzers = suppress.Wrap(analyzers)
+	if isVetUnit(os.Args[1:]) && os.Getenv("GOGC") == "" {
+		// One package per process, for a fraction of a second: collecting
+		// garbage that the exit frees anyway cost a fifth of the tool's CPU
+		// (go-zero under go vet: 44-46 s of user time against 35-38 s with
+		// GOGC=400, for 150 against 178 MB peak).
+		debug.SetGCPercent(400)
+	}
 	if len(os.Args) == 2 && os.Args[1] == "lsp" {
 		if err := lsp.Serve(context.Background(), os.Stdin, os.Stdout, lsp.Options{Analyzers: analyzers, Log: os.Stderr}); err != nil {
 			fmt.Fprintf(os.Stderr, "locklint lsp: %v\n", err)
@@ -118,6 +126,12 @@ func standaloneJSON(args []string) bool {
 		}
 	}
 	return true
+}
+
+// isVetUnit reports whether the go command runs locklint on one package
+// (go vet -vettool, go fix -fixtool): the last argument is its .cfg file.
+func isVetUnit(args []string) bool {
+	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
 }
 
 // wantsSARIF reports whether the arguments ask for SARIF output. It looks

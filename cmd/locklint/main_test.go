@@ -286,3 +286,22 @@ func TestTypeErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestIsVetUnit(t *testing.T) {
+	for args, want := range map[string]bool{
+		"-json /tmp/go-build1/b001/vet.cfg":   true,
+		"/tmp/go-build1/b001/vet.cfg":         true,
+		"-lockvalue=false ./...":              false,
+		"-flags":                              false,
+		"":                                    false,
+		"-V=full":                             false,
+		"-fix /tmp/go-build2/b007/fix.cfg":    true,
+		"./cfg":                               false,
+		"-sarif ./config.cfg/...":             false,
+		"-tags x /tmp/go-build1/b002/vet.cfg": true,
+	} {
+		if got := isVetUnit(strings.Fields(args)); got != want {
+			t.Errorf("isVetUnit(%q) = %v, want %v", args, got, want)
+		}
+	}
+}
