@@ -70,9 +70,6 @@ func run(analyzers []*analysis.Analyzer) {
 		return
 	}
 	if req, ok := parseStandalone(os.Args[1:], analyzers); ok {
-		if !req.inProcess && !req.fix && os.Getenv(driverEnv) == "" && buildCacheEmpty() {
-			req.inProcess = true
-		}
 		switch {
 		case !req.inProcess:
 			os.Exit(runStandaloneVet(req, analyzers, os.Stdout, os.Stderr))

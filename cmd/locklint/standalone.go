@@ -7,11 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -26,10 +24,9 @@ import (
 // build cache, so memory stays bounded by the largest package, and a rerun
 // over unchanged code is served from the cache. go vet needs the
 // dependencies' export data, so on an empty build cache it compiles them
-// first; so on an empty build cache, and with LOCKLINT_DRIVER=inprocess or
-// -test=false (which go vet cannot pass on), locklint analyses in this
-// process instead (streamcheck: from source in dependency order, nothing
-// compiled, nothing cached). Both give the same
+// first; LOCKLINT_DRIVER=inprocess (and -test=false, which go vet cannot
+// pass on) analyses in this process instead (streamcheck: from source in
+// dependency order, nothing compiled, nothing cached). Both give the same
 // output and exit codes: each finding as "file:line:col: message" on
 // stderr, exit code 3 when anything was found, 1 when a package could not
 // be analysed; with -json the tree {package: {analyzer: [finding]}} on
@@ -38,44 +35,8 @@ import (
 // flags keep the multichecker.
 
 // driverEnv selects the driver of standalone runs: "inprocess" for
-// streamcheck, "govet" for go vet; unset, go vet unless the build cache is
-// empty (see buildCacheEmpty).
+// streamcheck.
 const driverEnv = "LOCKLINT_DRIVER"
-
-// buildCacheEmpty reports whether the go command's build cache holds
-// nothing yet (a fresh CI runner, a new machine): go vet would compile
-// every dependency before analysing anything (go-zero: 182 s), while the
-// in-process driver compiles nothing (16 s).
-func buildCacheEmpty() bool {
-	out, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		return false // go vet will say what is wrong
-	}
-	dir := strings.TrimSpace(string(out))
-	return dir == "" || dir == "off" || cacheEmpty(dir)
-}
-
-// cacheEmpty reports whether the build cache in dir has no entries: the
-// go command keeps them in subdirectories 00 to ff.
-func cacheEmpty(dir string) bool {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return true
-	}
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		sub, err := os.ReadDir(filepath.Join(dir, e.Name()))
-		if err != nil || len(sub) > 0 {
-			return false
-		}
-	}
-	return true
-}
 
 // standaloneRequest is a standalone run: text, JSON or SARIF through go
 // vet or in process, or -fix through go fix.

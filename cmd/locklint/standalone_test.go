@@ -2,9 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -113,60 +111,6 @@ func TestDriversAgree(t *testing.T) {
 		}
 		if name == "sample" && codeVet != 3 {
 			t.Errorf("sample: exit code %d, want 3", codeVet)
-		}
-	}
-}
-
-// TestCacheEmpty: a build cache that does not exist, or whose 00-ff
-// subdirectories hold nothing, is empty; one entry anywhere is not.
-func TestCacheEmpty(t *testing.T) {
-	dir := t.TempDir()
-	if !cacheEmpty(filepath.Join(dir, "missing")) {
-		t.Error("a missing cache is not empty")
-	}
-	for _, sub := range []string{"00", "7f", "ff"} {
-		if err := os.Mkdir(filepath.Join(dir, sub), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, "README"), []byte("cache"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if !cacheEmpty(dir) {
-		t.Error("a cache with empty subdirectories is not empty")
-	}
-	if err := os.WriteFile(filepath.Join(dir, "7f", "7f01-a"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if cacheEmpty(dir) {
-		t.Error("a cache with an entry is empty")
-	}
-}
-
-// TestEmptyCacheRunsInProcess: on an empty build cache a standalone run
-// analyses in process (go vet would compile every dependency first: the
-// cache then holds hundreds of files, not a handful) and prints what the
-// go vet path prints; LOCKLINT_DRIVER=govet keeps go vet.
-func TestEmptyCacheRunsInProcess(t *testing.T) {
-	dir := sample(t, "sample")
-	_, viaVet, codeVet := locklint(t, dir, "./...")
-	for _, driver := range []string{"", "govet"} {
-		cache := filepath.Join(t.TempDir(), "gocache")
-		t.Setenv("GOCACHE", cache)
-		t.Setenv(driverEnv, driver)
-		_, out, code := locklint(t, dir, "./...")
-		if code != codeVet || out != viaVet {
-			t.Errorf("empty cache, %s=%q: exit code %d, output\n%s\nwant %d,\n%s", driverEnv, driver, code, out, codeVet, viaVet)
-		}
-		files := 0
-		_ = filepath.WalkDir(cache, func(_ string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				files++
-			}
-			return nil
-		})
-		if compiled := files > 50; compiled != (driver == "govet") {
-			t.Errorf("empty cache, %s=%q: %d files in the build cache afterwards; compiled: %v", driverEnv, driver, files, compiled)
 		}
 	}
 }

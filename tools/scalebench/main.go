@@ -6,9 +6,7 @@
 // (the same run again). A path with the suffix "+built" starts from a build
 // cache that `go test -run '^$' ./...` filled (compiled code and tests, as
 // a CI job that built and tested first leaves it, but no analysis
-// results): its first run is labelled "built". (On an empty build cache
-// `locklint ./...` analyses in process, as LOCKLINT_DRIVER=inprocess
-// does; the "vettool" path is go vet's cold run.)
+// results): its first run is labelled "built".
 //
 //	cd tools/scalebench && go run . [-paths standalone,standalone+built,inprocess,sarif,vettool,vet] [-warm 1]
 //
