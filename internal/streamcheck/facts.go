@@ -33,9 +33,10 @@ type packageKey struct {
 	t   reflect.Type
 }
 
+// unitFacts are the facts one package exported (a subset of the store's).
 type unitFacts struct {
-	objs map[*analysis.Analyzer][]analysis.ObjectFact
-	pkgs map[*analysis.Analyzer][]analysis.PackageFact
+	objs map[objectKey]analysis.Fact
+	pkgs map[packageKey]analysis.Fact
 }
 
 func newFactStore() *factStore {
@@ -50,7 +51,7 @@ func (s *factStore) bind(pass *analysis.Pass, u *unit, units map[*packages.Packa
 	s.mu.Lock()
 	mine := s.byUnit[u]
 	if mine == nil {
-		mine = &unitFacts{objs: make(map[*analysis.Analyzer][]analysis.ObjectFact), pkgs: make(map[*analysis.Analyzer][]analysis.PackageFact)}
+		mine = &unitFacts{objs: make(map[objectKey]analysis.Fact), pkgs: make(map[packageKey]analysis.Fact)}
 		s.byUnit[u] = mine
 	}
 	s.mu.Unlock()
@@ -62,63 +63,59 @@ func (s *factStore) bind(pass *analysis.Pass, u *unit, units map[*packages.Packa
 		s.mu.Lock()
 		v, ok := s.objs[objectKey{a, obj, reflect.TypeOf(fact)}]
 		s.mu.Unlock()
-		if ok {
-			reflect.ValueOf(fact).Elem().Set(reflect.ValueOf(v).Elem())
-		}
-		return ok
+		return copyFact(fact, v, ok)
 	}
 	pass.ExportObjectFact = func(obj types.Object, fact analysis.Fact) {
 		if obj.Pkg() != pass.Pkg {
 			panic(fmt.Sprintf("analyzer %s exported a fact for %s, which is not in package %s", a.Name, obj, pass.Pkg.Path()))
 		}
-		s.mu.Lock()
 		k := objectKey{a, obj, reflect.TypeOf(fact)}
-		if _, again := s.objs[k]; !again {
-			mine.objs[a] = append(mine.objs[a], analysis.ObjectFact{Object: obj, Fact: fact})
-		} else {
-			for i, f := range mine.objs[a] {
-				if f.Object == obj && reflect.TypeOf(f.Fact) == k.t {
-					mine.objs[a][i].Fact = fact
-				}
-			}
-		}
-		s.objs[k] = fact
+		s.mu.Lock()
+		s.objs[k], mine.objs[k] = fact, fact
 		s.mu.Unlock()
 	}
 	pass.ImportPackageFact = func(pkg *types.Package, fact analysis.Fact) bool {
 		s.mu.Lock()
 		v, ok := s.pkgs[packageKey{a, pkg, reflect.TypeOf(fact)}]
 		s.mu.Unlock()
-		if ok {
-			reflect.ValueOf(fact).Elem().Set(reflect.ValueOf(v).Elem())
-		}
-		return ok
+		return copyFact(fact, v, ok)
 	}
 	pass.ExportPackageFact = func(fact analysis.Fact) {
-		s.mu.Lock()
 		k := packageKey{a, pass.Pkg, reflect.TypeOf(fact)}
-		if _, again := s.pkgs[k]; !again {
-			mine.pkgs[a] = append(mine.pkgs[a], analysis.PackageFact{Package: pass.Pkg, Fact: fact})
-		} else {
-			for i, f := range mine.pkgs[a] {
-				if reflect.TypeOf(f.Fact) == k.t {
-					mine.pkgs[a][i].Fact = fact
-				}
-			}
-		}
-		s.pkgs[k] = fact
+		s.mu.Lock()
+		s.pkgs[k], mine.pkgs[k] = fact, fact
 		s.mu.Unlock()
 	}
 	pass.AllObjectFacts = func() []analysis.ObjectFact {
 		var out []analysis.ObjectFact
-		s.visible(u, units, func(f *unitFacts) { out = append(out, f.objs[a]...) })
+		s.visible(u, units, func(f *unitFacts) {
+			for k, fact := range f.objs {
+				if k.a == a {
+					out = append(out, analysis.ObjectFact{Object: k.obj, Fact: fact})
+				}
+			}
+		})
 		return out
 	}
 	pass.AllPackageFacts = func() []analysis.PackageFact {
 		var out []analysis.PackageFact
-		s.visible(u, units, func(f *unitFacts) { out = append(out, f.pkgs[a]...) })
+		s.visible(u, units, func(f *unitFacts) {
+			for k, fact := range f.pkgs {
+				if k.a == a {
+					out = append(out, analysis.PackageFact{Package: k.pkg, Fact: fact})
+				}
+			}
+		})
 		return out
 	}
+}
+
+// copyFact sets *dst to *src when found; facts are pointers to structs.
+func copyFact(dst, src analysis.Fact, found bool) bool {
+	if found {
+		reflect.ValueOf(dst).Elem().Set(reflect.ValueOf(src).Elem())
+	}
+	return found
 }
 
 // visible calls fn with the facts of u and of each package u imports,
