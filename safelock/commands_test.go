@@ -414,7 +414,7 @@ func TestHandOverTellsLocalWaiter(t *testing.T) {
 	passed := make(chan string, 4)
 	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
 	defer func() { _ = c.Close() }()
-	n := newNotifier(c, time.Minute, func(_ keySet, token string) { passed <- token })
+	n := newNotifier([]redis.UniversalClient{c}, time.Minute, func(_ keySet, token string) { passed <- token })
 	ks, _ := lockKeys("k")
 	ch := &channel{waiters: map[*waiter]struct{}{}, confirmed: make(chan struct{}), since: time.Now()}
 	n.channels[n.own()] = ch
@@ -431,7 +431,7 @@ func TestHandOverTellsLocalWaiter(t *testing.T) {
 	default:
 		t.Fatal("handOver did not tell the waiter")
 	}
-	n.unsubscribe(w) // it took the lease and left
+	n.unsubscribe(w, true) // it took the lease and left
 	n.mu.Lock()
 	ch.deliver("tok=5", n.strayHandoff) // the release's own message
 	n.mu.Unlock()

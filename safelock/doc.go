@@ -145,7 +145,12 @@
 // release costs one retry, not one per waiting process; a waiter that
 // gives up leaves the set, and one that died drops out with the set's ttl
 // (its wake-up is then lost, and the others find the lock by their
-// backoff, at most the Locker's backoff cap later).
+// backoff, at most the Locker's backoff cap later). A Locker listens on
+// every node: a release reaches the nodes one by one, so the waiter woken
+// by the first may find the others still held; the nodes released after
+// wake it again, and it keeps its place meanwhile (it rejoins each set
+// at its head), while the nodes it took in the failed attempt are given
+// back without waking anyone.
 //
 // # Redlock
 //

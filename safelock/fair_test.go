@@ -320,7 +320,7 @@ func TestFairStrayHandoffPassedOn(t *testing.T) {
 	if g, err := l.nodes[0].acquire(ctx, ks, gone, time.Hour, &l.opts, firstWait, l.notify.listen()); err != nil || g.ok {
 		t.Fatalf("stale waiter joining: %+v %v", g, err)
 	}
-	l.notify.unsubscribe(w)
+	l.notify.unsubscribe(w, false)
 	got := make(chan error, 1)
 	go func() {
 		lease, err := other.Acquire(ctx, "stray", time.Minute)
@@ -360,7 +360,7 @@ func TestFairStrayHandoffToHeldLease(t *testing.T) {
 	}
 	lease := newLease(l, ks, tok, 7, time.Minute, time.Now().Add(time.Minute))
 	l.hold(lease) // as Acquire does for a token that was queued
-	l.notify.unsubscribe(w)
+	l.notify.unsubscribe(w, false)
 	if err := c.Publish(ctx, l.notify.own(), tok+"=7").Err(); err != nil {
 		t.Fatal(err)
 	}

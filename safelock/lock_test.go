@@ -810,8 +810,10 @@ func (a *attempts) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 
 // TestWakeOne: a Redlock release wakes one waiter of a Locker, the
 // longest waiting, not all of them; the others do not retry (their
-// backoff is an hour), so each waiter sends at most three attempts: its
-// first, one right after subscribing, and the one that wins. (On one
+// backoff is an hour), so each waiter sends at most four attempts: its
+// first, one right after subscribing, one woken by the release on the
+// first node that may find the others not yet released, and one woken by
+// the second node's, which wins (two of three nodes are free by then). (On one
 // deployment a release hands the lock over instead: TestHandoffAcrossLockers.)
 func TestWakeOne(t *testing.T) {
 	l, _, cs := startRedlock(t, 3, WithBackoff(time.Hour, time.Hour))
@@ -839,9 +841,12 @@ func TestWakeOne(t *testing.T) {
 		}()
 		waitWaiters(t, l, "safelock:released:one", i+1)
 		// Registered in Redis too: a waiter joins the subscription before
-		// its first attempt, and arrival order is the server's.
+		// its first attempt, and arrival order is each server's (each
+		// node's release wakes the head of its own queue).
 		ks, _ := lockKeys("one")
-		waitQueued(t, cs[0], ks.waiters, i+1)
+		for _, c := range cs {
+			waitQueued(t, c, ks.waiters, i+1)
+		}
 	}
 	if err := h.Release(ctx); err != nil {
 		t.Fatal(err)
@@ -858,8 +863,8 @@ func TestWakeOne(t *testing.T) {
 	defer a.mu.Unlock()
 	for i := 0; i < n; i++ {
 		// Three nodes: each attempt is three acquire calls.
-		if a.n[i] > 3*3 {
-			t.Errorf("waiter %d sent %d acquire calls, want at most 3 attempts on 3 nodes", i, a.n[i])
+		if a.n[i] > 4*3 {
+			t.Errorf("waiter %d sent %d acquire calls, want at most 4 attempts on 3 nodes", i, a.n[i])
 		}
 	}
 }
@@ -963,5 +968,88 @@ func waitGoroutineGone(t *testing.T, fn string) {
 			t.Fatalf("a goroutine in %s is still running", fn)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// slowRelease delays a Lease's release on a node when the release's ctx
+// carries slowReleaseKey, so that a waiter woken by the node heard first
+// finds the other nodes still held.
+type slowRelease struct{ d time.Duration }
+
+type slowReleaseKey struct{}
+
+func (s slowRelease) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (s slowRelease) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+func (s slowRelease) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if args := cmd.Args(); len(args) > 1 && ctx.Value(slowReleaseKey{}) != nil &&
+			(args[1] == leaseRelease.Hash() || args[1] == leaseReleaseScript) {
+			time.Sleep(s.d)
+		}
+		return next(ctx, cmd)
+	}
+}
+
+// TestWakeOneSplitRelease: a Redlock release is not atomic across nodes.
+// The waiter it wakes can try while the release has reached only the node
+// that woke it; that attempt fails (one node of three), and the waiter
+// must neither lose its place (the others must not be served first) nor
+// its wake-up (the releases still on their way must wake it). The
+// waiters' backoff is an hour: only a release can wake them.
+func TestWakeOneSplitRelease(t *testing.T) {
+	l, _, cs := startRedlock(t, 3, WithBackoff(time.Hour, time.Hour))
+	for _, c := range cs[1:] {
+		c.AddHook(slowRelease{d: 200 * time.Millisecond})
+	}
+	a := &attempts{n: map[int]int{}}
+	for _, c := range cs {
+		c.AddHook(a)
+	}
+	ctx := testCtx(t)
+	h, err := l.TryAcquire(ctx, "split", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3
+	ks, _ := lockKeys("split")
+	order := make(chan int, n)
+	errc := make(chan error, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			wctx := context.WithValue(ctx, waiterID{}, i)
+			lease, err := l.Acquire(wctx, "split", time.Minute)
+			if err == nil {
+				order <- i
+				err = lease.Release(context.WithValue(ctx, slowReleaseKey{}, true))
+			}
+			errc <- err
+		}()
+		waitWaiters(t, l, "safelock:released:split", i+1)
+		for _, c := range cs {
+			waitQueued(t, c, ks.waiters, i+1)
+		}
+	}
+	if err := h.Release(context.WithValue(ctx, slowReleaseKey{}, true)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+		if got := <-order; got != i {
+			t.Errorf("grant %d went to waiter %d, want the longest waiting", i, got)
+		}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i := 0; i < n; i++ {
+		// Its first attempt, one after subscribing, one that finds a
+		// release half done, and the one that wins; the others are
+		// not woken by the half-done release.
+		if a.n[i] > 4*3 {
+			t.Errorf("waiter %d sent %d acquire calls, want at most 4 attempts on 3 nodes", i, a.n[i])
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -203,8 +204,8 @@ func newLocker(clients []redis.UniversalClient, opts []Option) *Locker {
 	for _, c := range clients {
 		l.nodes = append(l.nodes, &node{c: c, dials: watchDials(c)})
 	}
-	if len(clients) > 0 && !isNil(clients[0]) {
-		l.notify = newNotifier(clients[0], 2*l.opts.waiterTTL, l.passOn)
+	if len(clients) > 0 && !slices.ContainsFunc(clients, func(c redis.UniversalClient) bool { return isNil(c) }) {
+		l.notify = newNotifier(clients, 2*l.opts.waiterTTL, l.passOn)
 	}
 	return l
 }
@@ -270,7 +271,7 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (lea
 		channel, queued = l.notify.own(), &ks
 	}
 	w := l.notify.join(channel, token, queued)
-	defer func() { l.notify.unsubscribe(w) }()
+	defer func() { l.notify.unsubscribe(w, lease != nil) }()
 	start := time.Now()
 	var g grant
 	lease, g, err = l.attempt(ctx, ks, token, ttl, firstWait)
@@ -318,7 +319,11 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (lea
 				continue
 			}
 		}
-		lease, g, err = l.attempt(ctx, ks, token, ttl, waited)
+		mode := waited
+		if msg == token {
+			mode = named
+		}
+		lease, g, err = l.attempt(ctx, ks, token, ttl, mode)
 	}
 	if err != nil {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
@@ -551,7 +556,13 @@ func (l *Locker) attemptQuorum(ctx context.Context, ks keySet, token string, ttl
 		}
 		errs = append(errs, fmt.Errorf("fence raised on %d nodes only", count))
 	}
-	l.releaseAll(ctx, ks, token)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), orphanTimeout)
+	l.each(cctx, func(ctx context.Context, i int, n *node) {
+		if res[i].err != nil || res[i].g.ok {
+			n.releaseQuietly(ctx, ks, token)
+		}
+	})
+	cancel()
 	if ctx.Err() != nil {
 		return nil, hint, l.wrap(ctx, "acquire", ks.lock, start, errors.Join(errs...))
 	}

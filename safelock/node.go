@@ -47,6 +47,7 @@ const (
 	tryOnce   attemptMode = iota // TryAcquire
 	firstWait                    // Acquire's first try
 	waited                       // Acquire's tries after waiting
+	named                        // a Redlock waiter's try after a release named it
 )
 
 // acquire makes one attempt. listen says how a fair waiter hears its
@@ -73,8 +74,11 @@ func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Du
 		// after waiting, it leaves.
 		keys = append(keys, ks.waiting, ks.waiters)
 		args = append(args, (2 * o.backoffMax).Milliseconds())
-		if mode == waited {
+		switch mode {
+		case waited:
 			args = append(args, "1")
+		case named:
+			args = append(args, "2")
 		}
 	}
 	var (
@@ -287,6 +291,14 @@ func isUnsupported(err error) bool {
 	}
 	msg := strings.ToLower(re.Error())
 	return strings.Contains(msg, "unknown command") || strings.Contains(msg, "syntax error")
+}
+
+// releaseQuietly deletes key if it still holds token and wakes nobody:
+// for giving back the nodes of a Redlock attempt that fell short of a
+// quorum. The release that woke the attempt has told its waiter already;
+// waking another would only start a race with it.
+func (n *node) releaseQuietly(ctx context.Context, ks keySet, token string) {
+	_ = releaseScript.Run(ctx, n.c, []string{ks.lock}, token).Err()
 }
 
 // leaveWaiters removes a waiter that gave up from the waiting set, so

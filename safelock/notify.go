@@ -15,26 +15,30 @@ import (
 // busy key.
 const maxIdleChannels = 256
 
-// notifier shares one pub/sub connection among a Locker's waiters. The
-// release scripts PUBLISH on a channel named after the key, or, for queued
-// waiters, on the notifier's own channel (only its process hears a
-// handoff meant for it, and a handoff that reaches nobody tells the
-// script that the waiter's process is gone); plain PUBLISH reaches
-// subscribers on every node of a cluster, so any node will do.
+// notifier shares one pub/sub connection per deployment among a Locker's
+// waiters. The release scripts PUBLISH on a channel named after the key,
+// or, for queued waiters, on the notifier's own channel (only its process
+// hears a handoff meant for it, and a handoff that reaches nobody tells
+// the script that the waiter's process is gone); plain PUBLISH reaches
+// subscribers on every node of a cluster, so any node will do. A Redlock
+// notifier listens on every deployment: a release reaches them one by
+// one, and a waiter woken by the first may find the others still held;
+// the releases still on their way wake it again. (It also keeps waking
+// waiters while one deployment is down.)
 type notifier struct {
-	client redis.UniversalClient
+	clients []redis.UniversalClient
 	// ownChannel is this notifier's own channel; exact says whether
 	// PUBLISH counts its subscribers exactly (not on a cluster, where it
 	// counts only those of the node it ran on).
 	ownChannel string
 	exact      bool
 
-	mu         sync.Mutex
-	ps         *redis.PubSub
-	readerDone chan struct{}
-	closed     bool
-	channels   map[string]*channel
-	seq        uint64
+	mu          sync.Mutex
+	subs        []*redis.PubSub // one per client, nil until the first wait
+	readersDone []chan struct{}
+	closed      bool
+	channels    map[string]*channel
+	seq         uint64
 
 	// gone remembers queued waiters that left, for a while: a handoff can
 	// still come for one whose place outlived it (a failover restored an
@@ -56,8 +60,9 @@ type goneWaiter struct {
 
 type channel struct {
 	waiters   map[*waiter]struct{}
-	confirmed chan struct{} // closed when the server confirmed SUBSCRIBE
-	since     time.Time     // when it did
+	confirmed chan struct{} // closed when a server confirmed SUBSCRIBE
+	since     time.Time     // when the first did
+	heard     []bool        // which clients' servers confirmed it
 }
 
 type waiter struct {
@@ -69,9 +74,9 @@ type waiter struct {
 	since time.Time   // when the subscription became active (zero: not known to be)
 }
 
-func newNotifier(c redis.UniversalClient, goneFor time.Duration, pass func(keySet, string)) *notifier {
-	_, plain := c.(*redis.Client)
-	return &notifier{client: c, channels: make(map[string]*channel), ownChannel: ownChannelPrefix + NewToken(), exact: plain,
+func newNotifier(clients []redis.UniversalClient, goneFor time.Duration, pass func(keySet, string)) *notifier {
+	_, plain := clients[0].(*redis.Client)
+	return &notifier{clients: clients, channels: make(map[string]*channel), ownChannel: ownChannelPrefix + NewToken(), exact: plain,
 		gone: make(map[string]goneWaiter), goneFor: goneFor, pass: pass, told: make(map[string]time.Time)}
 }
 
@@ -137,16 +142,16 @@ func (n *notifier) subscribe(ctx context.Context, name, token string, ks *keySet
 	}
 	ch := n.channels[name]
 	if ch == nil {
-		ch = &channel{waiters: make(map[*waiter]struct{}), confirmed: make(chan struct{})}
-		var err error
-		if n.ps == nil {
-			n.ps = n.client.Subscribe(context.WithoutCancel(ctx), name)
-			n.readerDone = make(chan struct{})
-			go n.read(n.ps, n.readerDone)
-		} else {
-			err = n.ps.Subscribe(ctx, name)
+		ch = &channel{waiters: make(map[*waiter]struct{}), confirmed: make(chan struct{}), heard: make([]bool, len(n.clients))}
+		if n.subs == nil {
+			for i, c := range n.clients {
+				ps := c.Subscribe(context.WithoutCancel(ctx)) // connects on first use
+				done := make(chan struct{})
+				n.subs, n.readersDone = append(n.subs, ps), append(n.readersDone, done)
+				go n.read(i, ps, done)
+			}
 		}
-		if err != nil {
+		if !subscribeAny(ctx, n.subs, name) {
 			n.mu.Unlock()
 			return nil
 		}
@@ -173,11 +178,36 @@ func (n *notifier) subscribe(ctx context.Context, name, token string, ks *keySet
 	return w
 }
 
+// subscribeAny subscribes every PubSub to name, in parallel, and returns
+// once one server answered (true) or all failed (false); it does not wait
+// for a deployment that is down. go-redis remembers a channel even when
+// SUBSCRIBE fails and subscribes again once it connects, so one answer is
+// enough for now.
+func subscribeAny(ctx context.Context, subs []*redis.PubSub, name string) bool {
+	if len(subs) == 1 {
+		return subs[0].Subscribe(ctx, name) == nil
+	}
+	answers := make(chan bool, len(subs))
+	for _, ps := range subs {
+		go func() { answers <- ps.Subscribe(ctx, name) == nil }()
+	}
+	for range subs {
+		if <-answers {
+			return true
+		}
+	}
+	return false
+}
+
 // heard reports whether w's subscription was confirmed, so that the
 // messages published for it reach it.
 func (w *waiter) heard() bool { return w != nil && !w.since.IsZero() }
 
-func (n *notifier) unsubscribe(w *waiter) {
+// unsubscribe removes a waiter. One that leaves without the lock passes a
+// wake-up it did not use on to the longest waiter; one that got the lock
+// drops it: a Redlock release wakes its waiter once per node, and the
+// other waiters could only find the lock held.
+func (n *notifier) unsubscribe(w *waiter, acquired bool) {
 	if n == nil || w == nil {
 		return
 	}
@@ -190,10 +220,9 @@ func (n *notifier) unsubscribe(w *waiter) {
 	delete(ch.waiters, w)
 	select {
 	case <-w.wake:
-		// A wake-up this waiter did not use: pass it on. (A queued
-		// waiter's is its handoff, told twice, or passed on by
-		// leaveQueue.)
-		if w.ks == nil {
+		// A wake-up this waiter did not use. (A queued waiter's is its
+		// handoff, told twice, or passed on by leaveQueue.)
+		if w.ks == nil && !acquired {
 			ch.wakeLongest()
 		}
 	default:
@@ -207,20 +236,22 @@ func (n *notifier) unsubscribe(w *waiter) {
 	if w.ks != nil {
 		n.gone[w.token] = goneWaiter{ks: *w.ks, until: now.Add(n.goneFor)}
 	}
-	if len(n.channels) <= maxIdleChannels || n.ps == nil {
+	if len(n.channels) <= maxIdleChannels || n.subs == nil {
 		return
 	}
 	for name, ch := range n.channels {
 		if len(ch.waiters) == 0 && name != n.ownChannel {
 			delete(n.channels, name)
-			_ = n.ps.Unsubscribe(context.Background(), name)
+			for _, ps := range n.subs {
+				_ = ps.Unsubscribe(context.Background(), name)
+			}
 		}
 	}
 }
 
 // read delivers messages until the PubSub is closed. go-redis reconnects
 // and resubscribes after errors; waiters poll meanwhile.
-func (n *notifier) read(ps *redis.PubSub, done chan struct{}) {
+func (n *notifier) read(client int, ps *redis.PubSub, done chan struct{}) {
 	defer close(done)
 	for {
 		msg, err := ps.Receive(context.Background())
@@ -243,9 +274,12 @@ func (n *notifier) read(ps *redis.PubSub, done chan struct{}) {
 			ch := n.channels[m.Channel]
 			switch {
 			case ch == nil || m.Kind != "subscribe":
-			case ch.since.IsZero():
-				ch.since = time.Now()
-				close(ch.confirmed)
+			case !ch.heard[client]:
+				ch.heard[client] = true
+				if ch.since.IsZero() {
+					ch.since = time.Now()
+					close(ch.confirmed)
+				}
 			default:
 				// go-redis subscribed again after a reconnect (a failover,
 				// a cut): releases and handoffs published meanwhile
@@ -381,13 +415,13 @@ func (n *notifier) close() error {
 		return nil
 	}
 	n.closed = true
-	ps, done := n.ps, n.readerDone
-	n.ps = nil
+	subs, done := n.subs, n.readersDone
+	n.subs, n.readersDone = nil, nil
 	n.mu.Unlock()
-	if ps == nil {
-		return nil
+	var errs []error
+	for i, ps := range subs {
+		errs = append(errs, ps.Close())
+		<-done[i]
 	}
-	err := ps.Close()
-	<-done
-	return err
+	return errors.Join(errs...)
 }

@@ -45,8 +45,12 @@ end
 // KEYS[3] marks the key as waited for, both for
 // the holder's remaining ttl or ARGV[3] ms, whichever is longer, so that a
 // release publishes only when someone waits, and then the token of one
-// waiter, the longest waiting, who alone retries. A waiter granted the
-// lock (ARGV[4] "1") leaves the set. It returns
+// waiter, the longest waiting, who alone retries, taking it out of the
+// set. ARGV[4] says that the caller has waited: "1", or "2" when a release
+// named it; granted, it leaves the set; refused, a waiter that a release
+// named rejoins the set at its head (it was the longest waiting, and a
+// release half done on other nodes, or a caller that did not wait, took
+// the lock before it). It returns
 // {1, fence, version} when the token holds the lock (also when a retried
 // call finds its own token) and {0, pttl, version} otherwise; version is
 // the server's redis.REDIS_VERSION_NUM (0 where the server does not say),
@@ -55,7 +59,7 @@ end
 // TIME in a script).
 const AcquireScript = nextFenceLua + `local v = redis.REDIS_VERSION_NUM or 0
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  if ARGV[4] == '1' then redis.call('ZREM', KEYS[4], ARGV[1]) end
+  if ARGV[4] then redis.call('ZREM', KEYS[4], ARGV[1]) end
   return {1, nextFence(KEYS[2]), v}
 end
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -67,8 +71,16 @@ if ARGV[3] then
   local mark = tonumber(ARGV[3])
   if pttl > mark then mark = pttl end
   redis.call('SET', KEYS[3], '1', 'PX', mark)
-  local t = redis.call('TIME')
-  redis.call('ZADD', KEYS[4], 'NX', tonumber(t[1]) * 1000000 + tonumber(t[2]), ARGV[1])
+  local score
+  if ARGV[4] == '2' then
+    local first = redis.call('ZRANGE', KEYS[4], 0, 0, 'WITHSCORES')[2]
+    if first then score = tonumber(first) - 1 end
+  end
+  if not score then
+    local t = redis.call('TIME')
+    score = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  end
+  redis.call('ZADD', KEYS[4], 'NX', score, ARGV[1])
   redis.call('PEXPIRE', KEYS[4], mark)
 end
 return {0, pttl, v}
