@@ -25,16 +25,23 @@
 // # Taking a lock
 //
 // [New] wraps a plain, failover or cluster client. [Locker.TryAcquire]
-// makes one attempt in one round trip: [AcquireScript] sets the key to a
-// random token with NX and PX, and issues a fence from a counter, in one
-// atomic step. The counter lives at "safelock:fence:{key}" (or, when the key has a
-// {hash tag}, under that tag), in the key's hash slot, so the script runs on
+// makes one attempt in one round trip: it sets the key to a random token
+// with NX and PX, and issues a fence from a counter by INCR, in one
+// pipeline (the first attempt on a deployment, a fair lock's and
+// Acquire's run [AcquireScript] instead, which does both in one atomic
+// step). Not being atomic does not matter: the INCR runs after the SET on
+// the same connection, and one issued after the new key expired reaches
+// the caller after the lease's safe deadline, so that lease is refused; a
+// refused attempt's INCR only raises the counter. A held key costs one
+// more round trip (GET: a retried attempt that finds its own token holds
+// the lock). The counter lives at "safelock:fence:{key}" (or, when the key has a
+// {hash tag}, under that tag), in the key's hash slot, so it works on
 // Redis Cluster. [Locker.Acquire] waits in a queue in Redis, and a
 // release hands the lock to the longest waiting (see Fairness), which
 // takes it without a round trip; an uncontended release looks at no
 // queue and publishes nothing (a waiter marks the key as waited for): a
-// cycle of TryAcquire and Release runs six commands on the server, the
-// two EVALSHA, SET NX, the fence's INCR, GET and DEL. With [NewRedlock]
+// cycle of TryAcquire and Release runs five commands on the server, SET
+// NX and INCR, then EVALSHA with its GET and DEL. With [NewRedlock]
 // a release wakes the longest waiter instead, which retries; between
 // wake-ups waiters back off exponentially with full jitter, capped, and
 // never sleep past

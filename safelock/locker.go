@@ -234,8 +234,9 @@ func (l *Locker) check(key string, ttl time.Duration) (keySet, error) {
 }
 
 // TryAcquire makes one attempt to take key for ttl. It returns
-// ErrNotAcquired when another owner holds it. On one node it costs one
-// round trip: the acquire script sets the key and issues the fence.
+// ErrNotAcquired when another owner holds it. On one deployment it costs
+// one round trip when it takes the lock (SET NX PX and the fence's INCR in
+// a pipeline, or the acquire script) and two when the key is held.
 func (l *Locker) TryAcquire(ctx context.Context, key string, ttl time.Duration) (*Lease, error) {
 	ks, err := l.check(key, ttl)
 	if err != nil {

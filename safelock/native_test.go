@@ -98,23 +98,34 @@ func TestNativeRenew(t *testing.T) {
 }
 
 // TestRetriedAcquire: an acquire whose reply was lost and that go-redis
-// sends again finds its own token and reports the lock as held, with the
-// fence it was issued.
+// sends again finds its own token and reports the lock as held: the
+// acquire script with the fence it was issued, TryAcquire's pipeline
+// (after the node's first script) with the fence its INCR issued again,
+// which is as good: the counter holds it, so it is above every fence
+// issued before.
 func TestRetriedAcquire(t *testing.T) {
 	l, c := startLocker(t)
 	ctx := testCtx(t)
 	ks, _ := lockKeys("retry")
 	tok := NewToken()
+	counter := func() int64 { n, _ := c.Get(ctx, ks.fence).Int64(); return n }
 	g1, err := l.nodes[0].acquire(ctx, ks, tok, time.Minute, &l.opts, tryOnce, "-")
-	if err != nil || !g1.ok {
+	if err != nil || !g1.ok || g1.fence != counter() {
 		t.Fatal(g1, err)
 	}
-	g2, err := l.nodes[0].acquire(ctx, ks, tok, time.Minute, &l.opts, tryOnce, "-")
-	if err != nil || !g2.ok || g2.fence != g1.fence {
-		t.Fatalf("retry: %+v %v; first %+v", g2, err, g1)
+	g2, err := l.nodes[0].acquire(ctx, ks, tok, time.Minute, &l.opts, firstWait, "-")
+	if err != nil || !g2.ok || g2.fence != g1.fence || counter() != g1.fence {
+		t.Fatalf("script retry: %+v %v; first %+v, counter %d", g2, err, g1, counter())
 	}
-	if n, _ := c.Get(ctx, ks.fence).Int64(); n != g1.fence {
-		t.Fatalf("counter %d after a retried acquire, want %d", n, g1.fence)
+	if !l.nodes[0].scripted.Load() {
+		t.Fatal("the node ran the acquire script but does not know it")
+	}
+	g3, err := l.nodes[0].acquire(ctx, ks, tok, time.Minute, &l.opts, tryOnce, "-")
+	if err != nil || !g3.ok || g3.fence <= g1.fence || counter() != g3.fence {
+		t.Fatalf("pipeline retry: %+v %v; first %+v, counter %d", g3, err, g1, counter())
+	}
+	if v, _ := c.Get(ctx, ks.lock).Result(); v != tok {
+		t.Fatalf("key holds %q, want the retried token", v)
 	}
 }
 

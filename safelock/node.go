@@ -25,6 +25,9 @@ type node struct {
 	c       redis.UniversalClient
 	dials   *dialWatch   // nil for clients that are not watched
 	setIfeq atomic.Int32 // SET key token PX ttl IFEQ token
+	// scripted is set once the acquire script ran here: its reply told
+	// the server's version (see learn), which acquireFast cannot.
+	scripted atomic.Bool
 }
 
 // grant is the answer to one acquire attempt on one node.
@@ -53,6 +56,9 @@ const (
 // acquire makes one attempt. listen says how a fair waiter hears its
 // handoff (see queueLua): "-", or "=" or "?" and its Locker's channel.
 func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Duration, o *options, mode attemptMode, listen string) (grant, error) {
+	if mode == tryOnce && o.queue && !o.fair && o.replicas == 0 && n.scripted.Load() {
+		return n.acquireFast(ctx, ks, token, ttl)
+	}
 	enqueue := mode != tryOnce
 	s, keys := acquireScript, []string{ks.lock, ks.fence}
 	args := []any{token, ttl.Milliseconds()}
@@ -99,6 +105,9 @@ func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Du
 	}
 	g, version, err := parseGrant(res)
 	n.learn(version)
+	if err == nil {
+		n.scripted.Store(true)
+	}
 	if err != nil || !g.ok || o.replicas == 0 || acks >= int64(o.replicas) {
 		return g, err
 	}
@@ -109,6 +118,49 @@ func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Du
 	_, _, rerr := n.release(rctx, ks, token, 0, o.queue)
 	return grant{}, errors.Join(fmt.Errorf("%w: %d of %d replicas acknowledged the lock on %q within %v",
 		ErrReplicaAck, acks, o.replicas, ks.lock, o.replicaTimeout), rerr)
+}
+
+// acquireFast is TryAcquire's attempt on one deployment without fairness
+// or replica acknowledgement: SET NX PX, GET and the fence counter's INCR
+// in one pipeline, a fraction of the server time of the acquire script (a
+// Lua call costs more than the commands it runs). It is safe without the
+// script's atomicity: the INCR comes after the SET on the same
+// connection, so a fence issued to a holder whose key could have expired
+// in between is never used (its reply comes after the lease's safe
+// deadline, and the lease is then refused); a refused caller's INCR only
+// raises the counter. A counter found below minFence was lost (or never
+// started) and is started from the server's clock in a second round trip.
+// GET tells a retried call (go-redis sent the pipeline again after a lost
+// reply, and the key holds the caller's own token) from a refusal, as the
+// script does. (SET NX GET would do both in one command, on Redis 7.0 and
+// later, but its nil reply on success costs go-redis more than the GET.)
+func (n *node) acquireFast(ctx context.Context, ks keySet, token string, ttl time.Duration) (grant, error) {
+	p := n.c.Pipeline()
+	set := p.SetNX(ctx, ks.lock, token, ttl)
+	incr := p.Incr(ctx, ks.fence)
+	_, _ = p.Exec(ctx)
+	if err := set.Err(); err != nil {
+		return grant{}, err
+	}
+	if !set.Val() {
+		// Held by another token, or by this one: go-redis sent the
+		// pipeline again after a lost reply.
+		if v, err := n.c.Get(ctx, ks.lock).Result(); err != nil || v != token {
+			return grant{}, nil
+		}
+	}
+	fence, err := incr.Result()
+	if err == nil && fence < minFence {
+		fence, err = startFence.Run(ctx, n.c, []string{ks.fence}).Int64()
+	}
+	if err != nil {
+		// The key holds the token, with no fence to give: free it.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), orphanTimeout)
+		defer cancel()
+		n.releaseQuietly(cctx, ks, token)
+		return grant{}, err
+	}
+	return grant{ok: true, fence: fence}, nil
 }
 
 func parseGrant(res []any) (grant, int64, error) {

@@ -513,14 +513,17 @@ func TestReliabilityStalledAcquire(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Replies stalled: the script runs, the caller gives up.
+	// Replies stalled: the script runs, the caller gives up. (Acquire's
+	// first attempt runs the acquire script. TryAcquire's pipeline, on
+	// go-redis 9.23 with replies stalled, did not reach the server at all:
+	// no orphan to test.)
 	px.proxy.StallReplies()
-	err := bounded(t, 300*time.Millisecond, "TryAcquire with replies stalled", func(ctx context.Context) error {
-		_, err := l.TryAcquire(ctx, key, orphanTTL)
+	err := bounded(t, 300*time.Millisecond, "Acquire with replies stalled", func(ctx context.Context) error {
+		_, err := l.Acquire(ctx, key, orphanTTL)
 		return err
 	})
 	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("TryAcquire with replies stalled: %v; want DeadlineExceeded", err)
+		t.Fatalf("Acquire with replies stalled: %v; want DeadlineExceeded", err)
 	}
 	waitFor(t, "the acquire whose reply was stalled to run on the server", func() bool {
 		return px.direct.Exists(shortCtx(t), key).Val() == 1

@@ -14,18 +14,21 @@ import (
 // nextFenceLua defines nextFence(counter), which issues a fence: the
 // counter plus one, by INCR. When the counter is missing (its first use,
 // or lost with the server's data in a restart without persistence) INCR
-// gives 1, and the counter starts instead from the server's TIME in
-// microseconds, which is above every fence issued before as long as the
-// server's clock has not gone back and fewer than one fence per
-// microsecond was issued on average. So fences from one counter strictly
-// increase, with one command per acquire; TIME is read only on a restart.
+// gives a small number (1, or a few more when TryAcquire calls that were
+// refused bumped it since: see acquireFast), and the counter starts
+// instead from the server's TIME in microseconds, which is above every
+// fence issued before as long as the server's clock has not gone back and
+// fewer than one fence per microsecond was issued on average. So fences
+// from one counter strictly increase, with one command per acquire; TIME
+// is read only on a restart. A counter below minFence (10^15 µs, in 2001)
+// is taken for a restarted one.
 // A replica promoted in a failover may have missed the last INCRs and
 // issue them again: WithReplicaAck makes each grant wait for replicas,
 // which closes that window. Microseconds stay below 2^53 (exact in Lua
 // numbers) until the year 2255.
 const nextFenceLua = `local function nextFence(counter)
   local n = redis.call('INCR', counter)
-  if n > 1 then return n end
+  if n >= 1000000000000000 then return n end
   local t = redis.call('TIME')
   local now = t[1] .. string.format('%06d', tonumber(t[2]))
   redis.call('SET', counter, now)
@@ -304,6 +307,20 @@ end
 return removed
 `
 
+// startFenceScript issues a fence from a counter (KEYS[1]) that an INCR
+// found below minFence: it starts the counter from the server's TIME in
+// µs, as nextFence does, and returns the counter plus one.
+const startFenceScript = `local c = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+local t = redis.call('TIME')
+local now = tonumber(t[1] .. string.format('%06d', tonumber(t[2])))
+if c < now then redis.call('SET', KEYS[1], string.format('%d', now)) end
+return redis.call('INCR', KEYS[1])
+`
+
+// minFence is the least counter a started fence counter holds (see
+// nextFenceLua).
+const minFence = 1_000_000_000_000_000
+
 // raiseFenceScript lifts a fence counter (KEYS[1]) to at least ARGV[1]. A
 // Redlock lease runs it on the nodes that granted it, so that any later
 // majority sees a counter at least as high as this lease's fence.
@@ -321,6 +338,7 @@ var (
 	queueRelease  = redis.NewScript(queueReleaseScript)
 	leaveQueue    = redis.NewScript(leaveQueueScript)
 	raiseFence    = redis.NewScript(raiseFenceScript)
+	startFence    = redis.NewScript(startFenceScript)
 )
 
 const (
@@ -422,15 +440,29 @@ func lockKeys(key string) (keySet, error) {
 		}
 		tagged = "{" + key + "}"
 	}
-	return keySet{
-		lock:    key,
-		fence:   fenceKeyPrefix + tagged,
-		queue:   queueKeyPrefix + tagged,
-		places:  placesKeyPrefix + tagged,
-		channel: channelPrefix + key,
-		waiting: waitingKeyPrefix + tagged,
-		waiters: waitersKeyPrefix + tagged,
-	}, nil
+	// The derived names share one allocation: this runs for every
+	// TryAcquire and Acquire.
+	prefixes := [...]string{fenceKeyPrefix, queueKeyPrefix, placesKeyPrefix, waitingKeyPrefix, waitersKeyPrefix, channelPrefix}
+	var b strings.Builder
+	b.Grow(len(fenceKeyPrefix+queueKeyPrefix+placesKeyPrefix+waitingKeyPrefix+waitersKeyPrefix+channelPrefix) + 5*len(tagged) + len(key))
+	var ends [len(prefixes)]int
+	for i, p := range prefixes {
+		b.WriteString(p)
+		if p == channelPrefix {
+			b.WriteString(key)
+		} else {
+			b.WriteString(tagged)
+		}
+		ends[i] = b.Len()
+	}
+	all := b.String()
+	name := func(i int) string {
+		if i == 0 {
+			return all[:ends[0]]
+		}
+		return all[ends[i-1]:ends[i]]
+	}
+	return keySet{lock: key, fence: name(0), queue: name(1), places: name(2), waiting: name(3), waiters: name(4), channel: name(5)}, nil
 }
 
 // hasHashTag reports whether Redis Cluster hashes key by a {tag}: the text
