@@ -44,19 +44,15 @@ type notifier struct {
 	// still come for one whose place outlived it (a failover restored an
 	// older queue, or its leaveQueue never reached the server). pass hands
 	// such a lock on, unless this process holds a lease with that token.
-	gone    map[string]goneWaiter
-	goneFor time.Duration
-	pass    func(ks keySet, token string)
+	gone *expiring[goneWaiter]
+	pass func(ks keySet, token string)
 	// told holds the handoffs this process told its waiters itself
 	// (handOver), until their pub/sub message, which is then not a
 	// stray, has come.
-	told map[string]time.Time
+	told *expiring[struct{}]
 }
 
-type goneWaiter struct {
-	ks    keySet
-	until time.Time
-}
+type goneWaiter struct{ ks keySet }
 
 type channel struct {
 	waiters   map[*waiter]struct{}
@@ -77,7 +73,7 @@ type waiter struct {
 func newNotifier(clients []redis.UniversalClient, goneFor time.Duration, pass func(keySet, string)) *notifier {
 	_, plain := clients[0].(*redis.Client)
 	return &notifier{clients: clients, channels: make(map[string]*channel), ownChannel: ownChannelPrefix + NewToken(), exact: plain,
-		gone: make(map[string]goneWaiter), goneFor: goneFor, pass: pass, told: make(map[string]time.Time)}
+		gone: newExpiring[goneWaiter](goneFor), pass: pass, told: newExpiring[struct{}](goneFor)}
 }
 
 // own returns the notifier's own channel ("" for a nil notifier).
@@ -227,14 +223,8 @@ func (n *notifier) unsubscribe(w *waiter, acquired bool) {
 		}
 	default:
 	}
-	now := time.Now()
-	for tok, g := range n.gone {
-		if now.After(g.until) {
-			delete(n.gone, tok)
-		}
-	}
 	if w.ks != nil {
-		n.gone[w.token] = goneWaiter{ks: *w.ks, until: now.Add(n.goneFor)}
+		n.gone.put(time.Now(), w.token, goneWaiter{ks: *w.ks})
 	}
 	if len(n.channels) <= maxIdleChannels || n.subs == nil {
 		return
@@ -348,13 +338,7 @@ func (n *notifier) handOver(msg string) {
 	}
 	if w := ch.waiterOf(token); w != nil {
 		w.tell(msg)
-		now := time.Now()
-		for m, at := range n.told {
-			if now.Sub(at) > n.goneFor {
-				delete(n.told, m)
-			}
-		}
-		n.told[msg] = now
+		n.told.put(time.Now(), msg, struct{}{})
 	}
 }
 
@@ -363,16 +347,17 @@ func (n *notifier) handOver(msg string) {
 // passed on (in the background; pass skips a token this process holds a
 // lease with).
 func (n *notifier) strayHandoff(entry, token string) {
-	if _, ok := n.told[entry]; ok {
+	now := time.Now()
+	n.told.expire(now)
+	if _, ok := n.told.take(entry); ok {
 		// Told already by handOver: the waiter took the lease.
-		delete(n.told, entry)
 		return
 	}
-	g, ok := n.gone[token]
+	n.gone.expire(now)
+	g, ok := n.gone.take(token)
 	if !ok || n.pass == nil {
 		return
 	}
-	delete(n.gone, token)
 	go n.pass(g.ks, token)
 }
 
