@@ -263,3 +263,79 @@ func TestStats(t *testing.T) {
 		t.Errorf("p50 = %v", p)
 	}
 }
+
+// BenchmarkHandoff: what one grant costs on the critical path when the
+// lock changes hands. "handoff": a holder releases while a waiter in
+// another Locker (another process, as it were) is queued; from the start
+// of Release to the waiter's Acquire returning. "reacquire": what an
+// unfair lock does in a closed loop, the holder's Release followed by its
+// own TryAcquire. The closed-loop grants/s of BenchmarkContended is about
+// 1 / (hold + the first).
+func BenchmarkHandoff(b *testing.B) {
+	srv := redistest.Start(b)
+	ctx := context.Background()
+	locker := func(opts ...Option) *Locker {
+		c := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+		b.Cleanup(func() { _ = c.Close() })
+		l := New(c, opts...)
+		b.Cleanup(func() { _ = l.Close() })
+		return l
+	}
+	for _, fair := range []bool{false, true} {
+		name := "default"
+		var opts []Option
+		if fair {
+			name, opts = "WithFairness", []Option{WithFairness()}
+		}
+		b.Run(name, func(b *testing.B) {
+			holder, waiter := locker(opts...), locker(opts...)
+			ks, _ := lockKeys("handoff-" + name)
+			var handoffs, reacquires []time.Duration
+			for b.Loop() {
+				lease, err := holder.TryAcquire(ctx, ks.lock, 5*time.Second)
+				if err != nil {
+					b.Fatal(err)
+				}
+				granted := make(chan time.Time, 1)
+				done := make(chan error, 1)
+				go func() {
+					l, err := waiter.Acquire(ctx, ks.lock, 5*time.Second)
+					granted <- time.Now()
+					if err == nil {
+						err = l.Release(ctx)
+					}
+					done <- err
+				}()
+				waitQueued(b, holder.nodes[0].c.(*redis.Client), ks.queue, 1)
+				time.Sleep(time.Millisecond) // the waiter is asleep
+				t0 := time.Now()
+				if err := lease.Release(ctx); err != nil {
+					b.Fatal(err)
+				}
+				handoffs = append(handoffs, (<-granted).Sub(t0))
+				if err := <-done; err != nil {
+					b.Fatal(err)
+				}
+				// The unfair way, for comparison.
+				lease, err = holder.TryAcquire(ctx, ks.lock, 5*time.Second)
+				if err != nil {
+					b.Fatal(err)
+				}
+				t0 = time.Now()
+				if err := lease.Release(ctx); err != nil {
+					b.Fatal(err)
+				}
+				again, err := holder.TryAcquire(ctx, ks.lock, 5*time.Second)
+				if err != nil {
+					b.Fatal(err)
+				}
+				reacquires = append(reacquires, time.Since(t0))
+				if err := again.Release(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(percentile(handoffs, 0.5))/1e3, "handoff-p50-µs")
+			b.ReportMetric(float64(percentile(reacquires, 0.5))/1e3, "reacquire-p50-µs")
+		})
+	}
+}
