@@ -210,8 +210,9 @@ func newLocker(clients []redis.UniversalClient, opts []Option) *Locker {
 	return l
 }
 
-// Close stops the Locker's pub/sub connection, used by waiting Acquire
-// calls. It does not close the Redis clients, and leases stay valid.
+// Close stops the Locker's pub/sub connections (one per deployment), used
+// by waiting Acquire calls. It does not close the Redis clients, and
+// leases stay valid.
 func (l *Locker) Close() error {
 	if l == nil || l.notify == nil {
 		return nil
@@ -251,7 +252,8 @@ func (l *Locker) TryAcquire(ctx context.Context, key string, ttl time.Duration) 
 // release hands it the lock through pub/sub (one connection per Locker,
 // opened on the first wait; see Close); it asks again only to keep its
 // place, or when the holder's key would have expired. With NewRedlock a
-// release wakes the longest waiter, which retries; between wake-ups a
+// release wakes the longest waiter, which retries (the Locker listens on
+// every deployment, a pub/sub connection each); between wake-ups a
 // waiter retries with capped exponential backoff and full jitter, and
 // never sleeps past the holder's remaining ttl. Errors other than
 // ErrNotAcquired (a server that cannot be reached, ErrReplicaAck) end the
