@@ -34,7 +34,8 @@
 // the caller after the lease's safe deadline, so that lease is refused; a
 // refused attempt's INCR only raises the counter. A held key costs one
 // more round trip (GET: a retried attempt that finds its own token holds
-// the lock). The counter lives at "safelock:fence:{key}" (or, when the key has a
+// the lock). go-redis runs pipelines on a connection pool of their own
+// (redis.Options.PipelinePoolSize). The counter lives at "safelock:fence:{key}" (or, when the key has a
 // {hash tag}, under that tag), in the key's hash slot, so it works on
 // Redis Cluster. [Locker.Acquire] waits in a queue in Redis, and a
 // release hands the lock to the longest waiting (see Fairness), which

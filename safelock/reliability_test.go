@@ -514,9 +514,10 @@ func TestReliabilityStalledAcquire(t *testing.T) {
 	}
 
 	// Replies stalled: the script runs, the caller gives up. (Acquire's
-	// first attempt runs the acquire script. TryAcquire's pipeline, on
-	// go-redis 9.23 with replies stalled, did not reach the server at all:
-	// no orphan to test.)
+	// first attempt runs the acquire script on the pooled connection.
+	// TryAcquire sends a pipeline, which go-redis runs on a pool of its
+	// own: its first connection's handshake reply is stalled too, so
+	// the pipeline never reaches the server and leaves no orphan.)
 	px.proxy.StallReplies()
 	err := bounded(t, 300*time.Millisecond, "Acquire with replies stalled", func(ctx context.Context) error {
 		_, err := l.Acquire(ctx, key, orphanTTL)
