@@ -229,14 +229,27 @@ func (n *notifier) unsubscribe(w *waiter, acquired bool) {
 	if len(n.channels) <= maxIdleChannels || n.subs == nil {
 		return
 	}
+	var idle []string
 	for name, ch := range n.channels {
 		if len(ch.waiters) == 0 && name != n.ownChannel {
 			delete(n.channels, name)
-			for _, ps := range n.subs {
-				_ = ps.Unsubscribe(context.Background(), name)
-			}
+			idle = append(idle, name)
 		}
 	}
+	if len(idle) == 0 {
+		return // (no names would unsubscribe from all)
+	}
+	// One UNSUBSCRIBE per deployment, in parallel and bounded, so that one
+	// that is down does not hold up the notifier (go-redis forgets the
+	// channels even when the command fails, so it does not subscribe them
+	// again on reconnect).
+	ctx, cancel := context.WithTimeout(context.Background(), orphanTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, ps := range n.subs {
+		wg.Go(func() { _ = ps.Unsubscribe(ctx, idle...) })
+	}
+	wg.Wait()
 }
 
 // read delivers messages until the PubSub is closed. go-redis reconnects

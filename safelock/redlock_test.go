@@ -1,7 +1,9 @@
 package safelock
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -174,5 +176,53 @@ func TestRedlockAcquireWakes(t *testing.T) {
 	}
 	if err := <-got; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRedlockIdleChannels: a Redlock Locker listens on every node, one
+// channel per key waited for, and unsubscribes idle channels beyond
+// maxIdleChannels; a node that is down must not hold that up (each
+// UNSUBSCRIBE is bounded), and the live nodes drop the channels.
+func TestRedlockIdleChannels(t *testing.T) {
+	l, servers, cs := startRedlock(t, 3, WithBackoff(time.Millisecond, 2*time.Millisecond), WithNodeTimeout(100*time.Millisecond))
+	ctx := testCtx(t)
+	const keys = maxIdleChannels + 8
+	for i := 0; i < keys; i++ {
+		if err := cs[0].Set(ctx, fmt.Sprintf("idle-%d", i), "other", time.Minute).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if err := cs[1].Set(ctx, fmt.Sprintf("idle-%d", i), "other", time.Minute).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wait := func(i int) {
+		t.Helper()
+		actx, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		if _, err := l.Acquire(actx, fmt.Sprintf("idle-%d", i), time.Minute); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("Acquire of a held key: %v, want DeadlineExceeded", err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Fatalf("Acquire of key %d took %v with a node down", i, d)
+		}
+	}
+	wait(0) // subscribed on every node
+	servers[2].Kill()
+	for i := 1; i < keys; i++ {
+		wait(i)
+	}
+	l.notify.mu.Lock()
+	left := len(l.notify.channels)
+	l.notify.mu.Unlock()
+	if left > maxIdleChannels+1 {
+		t.Fatalf("%d channels kept, want at most %d", left, maxIdleChannels+1)
+	}
+	n, err := cs[0].PubSubNumSub(ctx, channelPrefix+"idle-0").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := n[channelPrefix+"idle-0"]; got != 0 {
+		t.Fatalf("a pruned channel still has %d subscribers on a live node", got)
 	}
 }
