@@ -121,19 +121,20 @@ func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Du
 }
 
 // acquireFast is TryAcquire's attempt on one deployment without fairness
-// or replica acknowledgement: SET NX PX, GET and the fence counter's INCR
-// in one pipeline, a fraction of the server time of the acquire script (a
-// Lua call costs more than the commands it runs). It is safe without the
+// or replica acknowledgement: SET NX PX and the fence counter's INCR in one
+// pipeline, a fraction of the server time of the acquire script (a Lua
+// call costs more than the commands it runs). It is safe without the
 // script's atomicity: the INCR comes after the SET on the same
 // connection, so a fence issued to a holder whose key could have expired
 // in between is never used (its reply comes after the lease's safe
 // deadline, and the lease is then refused); a refused caller's INCR only
 // raises the counter. A counter found below minFence was lost (or never
 // started) and is started from the server's clock in a second round trip.
-// GET tells a retried call (go-redis sent the pipeline again after a lost
-// reply, and the key holds the caller's own token) from a refusal, as the
-// script does. (SET NX GET would do both in one command, on Redis 7.0 and
-// later, but its nil reply on success costs go-redis more than the GET.)
+// A refusal costs a GET, in a second round trip, to tell a retried call
+// (go-redis sent the pipeline again after a lost reply, and the key holds
+// the caller's own token) from another holder, as the script does. (A GET
+// in the pipeline, or SET NX GET, would save that round trip on a refusal
+// but made every acquire measurably slower.)
 func (n *node) acquireFast(ctx context.Context, ks keySet, token string, ttl time.Duration) (grant, error) {
 	p := n.c.Pipeline()
 	set := p.SetNX(ctx, ks.lock, token, ttl)
@@ -145,8 +146,12 @@ func (n *node) acquireFast(ctx context.Context, ks keySet, token string, ttl tim
 	if !set.Val() {
 		// Held by another token, or by this one: go-redis sent the
 		// pipeline again after a lost reply.
-		if v, err := n.c.Get(ctx, ks.lock).Result(); err != nil || v != token {
-			return grant{}, nil
+		v, err := n.c.Get(ctx, ks.lock).Result()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return grant{}, err
+		}
+		if v != token {
+			return grant{}, nil // another holder's, or expired just now
 		}
 	}
 	fence, err := incr.Result()

@@ -174,11 +174,11 @@ func (n *notifier) subscribe(ctx context.Context, name, token string, ks *keySet
 	return w
 }
 
-// subscribeAny subscribes every PubSub to name, in parallel, and returns
-// once one server answered (true) or all failed (false); it does not wait
+// subscribeAny sends SUBSCRIBE name on every PubSub, in parallel, and
+// returns once one was sent (true) or all failed (false); it does not wait
 // for a deployment that is down. go-redis remembers a channel even when
-// SUBSCRIBE fails and subscribes again once it connects, so one answer is
-// enough for now.
+// SUBSCRIBE fails and subscribes again once it connects, so one is enough
+// for now (the confirmations come through read).
 func subscribeAny(ctx context.Context, subs []*redis.PubSub, name string) bool {
 	if len(subs) == 1 {
 		return subs[0].Subscribe(ctx, name) == nil
