@@ -201,38 +201,18 @@ func TestHandoffAcrossLockers(t *testing.T) {
 	}
 	const n = 5
 	a := &attempts{n: map[int]int{}}
-	order := make(chan int, n)
-	errc := make(chan error, n)
 	ks, _ := lockKeys("many")
-	for i := 0; i < n; i++ {
+	grantsFollowArrival(t, ctx, ctx, "many", n, func(int) *Locker {
 		c := srv.Client()
 		c.AddHook(a)
 		l := New(c, WithBackoff(time.Hour, time.Hour))
 		t.Cleanup(func() { _ = l.Close() })
-		go func() {
-			wctx := context.WithValue(ctx, waiterID{}, i)
-			lease, err := l.Acquire(wctx, "many", time.Minute)
-			if err == nil {
-				order <- i
-				err = lease.Release(ctx)
-			}
-			errc <- err
-		}()
+		return l
+	}, func(i int) {
 		// Queued in Redis, and listening (arrival order is the server's).
 		waitQueued(t, srv.Client(), ks.queue, i+1)
 		waitListening(t, srv.Client(), ks, i+1)
-	}
-	if err := h.Release(ctx); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < n; i++ {
-		if err := <-errc; err != nil {
-			t.Fatal(err)
-		}
-		if got := <-order; got != i {
-			t.Errorf("grant %d went to waiter %d, want the longest waiting", i, got)
-		}
-	}
+	}, func() error { return h.Release(ctx) })
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for i := 0; i < n; i++ {

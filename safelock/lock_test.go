@@ -831,28 +831,48 @@ func TestWakeOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 6
-	order := make(chan int, n)
-	errc := make(chan error, n)
-	for i := 0; i < n; i++ {
-		go func() {
-			wctx := context.WithValue(ctx, waiterID{}, i)
-			lease, err := l.Acquire(wctx, "one", time.Minute)
-			if err == nil {
-				order <- i
-				err = lease.Release(ctx)
-			}
-			errc <- err
-		}()
+	ks, _ := lockKeys("one")
+	grantsFollowArrival(t, ctx, ctx, "one", n, func(int) *Locker { return l }, func(i int) {
 		waitWaiters(t, l, "safelock:released:one", i+1)
 		// Registered in Redis too: a waiter joins the subscription before
 		// its first attempt, and arrival order is each server's (each
 		// node's release wakes the head of its own queue).
-		ks, _ := lockKeys("one")
 		for _, c := range cs {
 			waitQueued(t, c, ks.waiters, i+1)
 		}
+	}, func() error { return h.Release(ctx) })
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i := 0; i < n; i++ {
+		// Three nodes: each attempt is three acquire calls.
+		if a.n[i] > 4*3 {
+			t.Errorf("waiter %d sent %d acquire calls, want at most 4 attempts on 3 nodes", i, a.n[i])
+		}
 	}
-	if err := h.Release(ctx); err != nil {
+}
+
+// grantsFollowArrival starts n waiters on key, one after another, and
+// fails the test unless grant i goes to waiter i. Waiter i acquires with
+// locker(i) (its ctx carries waiterID i) and releases with relCtx once
+// granted; registered(i) waits until it is queued, before the next one
+// starts; release frees the lock they all wait for.
+func grantsFollowArrival(t *testing.T, ctx, relCtx context.Context, key string, n int, locker func(i int) *Locker, registered func(i int), release func() error) {
+	t.Helper()
+	order := make(chan int, n)
+	errc := make(chan error, n)
+	for i := 0; i < n; i++ {
+		l := locker(i)
+		go func() {
+			lease, err := l.Acquire(context.WithValue(ctx, waiterID{}, i), key, time.Minute)
+			if err == nil {
+				order <- i
+				err = lease.Release(relCtx)
+			}
+			errc <- err
+		}()
+		registered(i)
+	}
+	if err := release(); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < n; i++ {
@@ -861,14 +881,6 @@ func TestWakeOne(t *testing.T) {
 		}
 		if got := <-order; got != i {
 			t.Errorf("grant %d went to waiter %d, want the longest waiting", i, got)
-		}
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for i := 0; i < n; i++ {
-		// Three nodes: each attempt is three acquire calls.
-		if a.n[i] > 4*3 {
-			t.Errorf("waiter %d sent %d acquire calls, want at most 4 attempts on 3 nodes", i, a.n[i])
 		}
 	}
 }
@@ -1018,34 +1030,13 @@ func TestWakeOneSplitRelease(t *testing.T) {
 	}
 	const n = 3
 	ks, _ := lockKeys("split")
-	order := make(chan int, n)
-	errc := make(chan error, n)
-	for i := 0; i < n; i++ {
-		go func() {
-			wctx := context.WithValue(ctx, waiterID{}, i)
-			lease, err := l.Acquire(wctx, "split", time.Minute)
-			if err == nil {
-				order <- i
-				err = lease.Release(context.WithValue(ctx, slowReleaseKey{}, true))
-			}
-			errc <- err
-		}()
+	slow := context.WithValue(ctx, slowReleaseKey{}, true)
+	grantsFollowArrival(t, ctx, slow, "split", n, func(int) *Locker { return l }, func(i int) {
 		waitWaiters(t, l, "safelock:released:split", i+1)
 		for _, c := range cs {
 			waitQueued(t, c, ks.waiters, i+1)
 		}
-	}
-	if err := h.Release(context.WithValue(ctx, slowReleaseKey{}, true)); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < n; i++ {
-		if err := <-errc; err != nil {
-			t.Fatal(err)
-		}
-		if got := <-order; got != i {
-			t.Errorf("grant %d went to waiter %d, want the longest waiting", i, got)
-		}
-	}
+	}, func() error { return h.Release(slow) })
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for i := 0; i < n; i++ {
