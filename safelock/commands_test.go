@@ -99,6 +99,9 @@ func TestUncontendedCommands(t *testing.T) {
 // the holder's key alone; a call that finds its own token (go-redis
 // sent it again after a lost reply) holds the lock.
 func TestFastAcquireFence(t *testing.T) {
+	if !strings.Contains(nextFenceLua, strconv.Itoa(minFence)) {
+		t.Fatalf("nextFenceLua does not compare with minFence (%d)", minFence)
+	}
 	l, c := startLocker(t)
 	ctx := testCtx(t)
 	ks, _ := lockKeys("fast")

@@ -308,17 +308,13 @@ return removed
 `
 
 // startFenceScript issues a fence from a counter (KEYS[1]) that an INCR
-// found below minFence: it starts the counter from the server's TIME in
-// µs, as nextFence does, and returns the counter plus one.
-const startFenceScript = `local c = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
-local t = redis.call('TIME')
-local now = tonumber(t[1] .. string.format('%06d', tonumber(t[2])))
-if c < now then redis.call('SET', KEYS[1], string.format('%d', now)) end
-return redis.call('INCR', KEYS[1])
+// found below minFence: nextFence finds it there still and starts it from
+// the server's TIME.
+const startFenceScript = nextFenceLua + `return nextFence(KEYS[1])
 `
 
-// minFence is the least counter a started fence counter holds (see
-// nextFenceLua).
+// minFence is the least counter a started fence counter holds: the number
+// nextFenceLua compares with (10^15 µs, in 2001).
 const minFence = 1_000_000_000_000_000
 
 // raiseFenceScript lifts a fence counter (KEYS[1]) to at least ARGV[1]. A
