@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/locklint/locklint/internal/redisproc"
 )
 
 // spawnTimeout bounds how long a spawned redis-server may take to answer.
@@ -105,7 +106,14 @@ func start(ctx context.Context, bin string, port int, dir string, args []string)
 	}()
 	deadline := time.Now().Add(spawnTimeout)
 	for time.Now().Before(deadline) {
-		if pingOK(s.Addr) {
+		ok, err := redisproc.Answers(s.Addr, cmd.Process.Pid)
+		if err != nil {
+			// The port was taken by another server after all: ours
+			// cannot bind it (Spawn tries another port).
+			s.Stop()
+			return nil, err
+		}
+		if ok {
 			return s, nil
 		}
 		select {
@@ -132,20 +140,6 @@ func (s *Spawned) Stop() {
 		<-s.exited
 	}
 	_ = os.RemoveAll(s.dir)
-}
-
-func pingOK(addr string) bool {
-	conn, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-	if err != nil {
-		return false
-	}
-	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(500 * time.Millisecond))
-	if _, err := conn.Write([]byte("PING\r\n")); err != nil {
-		return false
-	}
-	line, err := bufio.NewReader(conn).ReadString('\n')
-	return err == nil && strings.HasPrefix(line, "+PONG")
 }
 
 func lastLine(path string) string {

@@ -9,7 +9,6 @@
 package redistest
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"net"
@@ -22,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/locklint/locklint/internal/redisproc"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -267,7 +267,15 @@ func (s *Server) start() error {
 	}()
 	deadline := time.Now().Add(startTimeout)
 	for time.Now().Before(deadline) {
-		if pingOK(s.Addr()) {
+		ok, err := redisproc.Answers(s.Addr(), cmd.Process.Pid)
+		if err != nil {
+			// The port was taken by another server after all (a
+			// test of another package): ours cannot bind it.
+			_ = cmd.Process.Kill()
+			<-exited
+			return err
+		}
+		if ok {
 			s.cmd, s.exited = cmd, exited
 			return nil
 		}
@@ -280,20 +288,6 @@ func (s *Server) start() error {
 	_ = cmd.Process.Kill()
 	<-exited
 	return fmt.Errorf("redis-server on port %d did not start: %s", s.Port, tail(filepath.Join(s.dir, "redis.log")))
-}
-
-func pingOK(addr string) bool {
-	conn, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-	if err != nil {
-		return false
-	}
-	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(500 * time.Millisecond))
-	if _, err := conn.Write([]byte("PING\r\n")); err != nil {
-		return false
-	}
-	line, err := bufio.NewReader(conn).ReadString('\n')
-	return err == nil && strings.HasPrefix(line, "+PONG")
 }
 
 func freePort() (int, error) {

@@ -64,3 +64,21 @@ func TestTopologies(t *testing.T) {
 		}
 	})
 }
+
+// TestPortTakenByAnotherServer: a server started on a port that another
+// redis-server took in the meantime (a test of another package) must not
+// count as started: a PING would be answered by the other server, which
+// goes away with its owner.
+func TestPortTakenByAnotherServer(t *testing.T) {
+	other := Start(t)
+	s := &Server{t: t, bin: Binary(t), dir: t.TempDir(), Port: other.Port}
+	err := s.start()
+	if err == nil {
+		s.Stop()
+		t.Fatal("start on a port another redis-server serves succeeded")
+	}
+	t.Logf("refused: %v", err)
+	if err := other.Client().Ping(context.Background()).Err(); err != nil {
+		t.Fatalf("the other server: %v", err)
+	}
+}
