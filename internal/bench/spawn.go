@@ -30,7 +30,8 @@ type Spawned struct {
 
 // Spawn starts redis-server from PATH on a free loopback port, with
 // persistence off and its files in a temporary directory, and waits until
-// it answers PING. args are passed on (for example --replicaof host port).
+// it answers as itself (see redisproc.Answers). args are passed on (for
+// example --replicaof host port).
 func Spawn(ctx context.Context, args ...string) (*Spawned, error) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
