@@ -2,24 +2,18 @@ package bench
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/locklint/locklint/internal/redistest"
 )
 
 // TestSpawnRefusesAnotherServer: lockbench --spawn (and the safety lab)
 // must not take a redis-server that another process started on the port
 // it picked for its own: that server goes away with its owner.
 func TestSpawnRefusesAnotherServer(t *testing.T) {
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("LOCKLINT_REQUIRE_REDIS") != "" {
-			t.Fatal("redis-server not on PATH")
-		}
-		t.Skip("redis-server not on PATH")
-	}
+	bin := redistest.Binary(t)
 	ctx := context.Background()
 	other, err := Spawn(ctx)
 	if err != nil {
