@@ -202,12 +202,12 @@ func TestFairManyContenders(t *testing.T) {
 
 // TestFairExpiredHolderPassesOn: holders that stop without releasing (a
 // pause past the ttl) still pass the lock on, in queue order, soon after
-// each key expires. Nobody publishes an expiry, so a waiter that became
-// head of the queue silently must be told, or it sleeps for the long pause
-// of a non-head waiter (a quarter of the waiter ttl, here 2s and more).
+// each key expires. Nobody publishes an expiry, so the waiters must ask
+// again when the key they last saw held would expire, or they sleep the
+// long keep-place pause (a quarter of the waiter ttl, here 2s and more).
 func TestFairExpiredHolderPassesOn(t *testing.T) {
 	l, c := startLocker(t, WithFairness())
-	l.opts.waiterTTL = 8 * time.Second // non-head waiters sleep 2s to 2.7s
+	l.opts.waiterTTL = 8 * time.Second // the keep-place pause is 2s to 2.7s
 	ctx := testCtx(t)
 	ks, _ := lockKeys("expire")
 	const ttl = 150 * time.Millisecond
@@ -235,7 +235,7 @@ func TestFairExpiredHolderPassesOn(t *testing.T) {
 	start := time.Now()
 	prev := start
 	// A handoff takes about ttl after the previous grant; the bound is
-	// generous for a busy machine but below a non-head waiter's sleep.
+	// generous for a busy machine but below the keep-place pause.
 	const bound = ttl + 1500*time.Millisecond
 	for k := 0; k < n; k++ {
 		if err := <-errc; err != nil {
@@ -254,11 +254,11 @@ func TestFairExpiredHolderPassesOn(t *testing.T) {
 }
 
 // TestFairHeadLeavesWhileHeld: when the head of the queue gives up while
-// the lock is held, the next waiter is told it is now the head, and takes
+// the lock is held, the next waiter, now first without being told, takes
 // the lock soon after the holder's key expires without a release.
 func TestFairHeadLeavesWhileHeld(t *testing.T) {
 	l, c := startLocker(t, WithFairness())
-	l.opts.waiterTTL = 8 * time.Second // non-head waiters sleep 2s to 2.7s
+	l.opts.waiterTTL = 8 * time.Second // the keep-place pause is 2s to 2.7s
 	ctx := testCtx(t)
 	ks, _ := lockKeys("leave")
 	const ttl = 300 * time.Millisecond
@@ -289,7 +289,7 @@ func TestFairHeadLeavesWhileHeld(t *testing.T) {
 	if err := <-next; err != nil {
 		t.Fatal(err)
 	}
-	// Generous for a busy machine, but below a non-head waiter's sleep.
+	// Generous for a busy machine, but below the keep-place pause.
 	if d := time.Since(start); d > ttl+1500*time.Millisecond {
 		t.Errorf("next waiter got the lock %v after the head left (holder's ttl %v)", d, ttl)
 	}
@@ -374,23 +374,27 @@ func TestFairStrayHandoffToHeldLease(t *testing.T) {
 	}
 }
 
-// TestPauseHeadAtExpiry: a head waiter told PTTL 0 (the key is in the
+// TestPauseAtExpiry: a queued waiter told PTTL 0 (the key is in the
 // millisecond it expires in: Redis still returns it) asks again at once
 // rather than sleeping the keep-place pause while the lock lies free, and a
-// waiter never asks before a reported PTTL has run out.
-func TestPauseHeadAtExpiry(t *testing.T) {
-	l := &Locker{opts: options{queue: true, waiterTTL: 8 * time.Second}}
+// waiter never asks before a reported PTTL has run out. Every queued
+// waiter does so, not only the head: nobody tells a waiter that it moved
+// up. A holder's key that outlives the keep-place pause leaves it as it
+// is.
+func TestPauseAtExpiry(t *testing.T) {
+	l := &Locker{opts: options{queue: true, waiterTTL: 8 * time.Second}} // keep-place pause 2s to 2.7s
 	for _, pttl := range []time.Duration{0, time.Millisecond, 150 * time.Millisecond} {
-		d := l.pause(grant{head: true, pttl: pttl}, 0, true)
+		d := l.pause(grant{pttl: pttl}, 0, true)
 		if d <= pttl || d > pttl+expiryMargin {
-			t.Errorf("head told pttl %v pauses %v, want in (%v, %v]", pttl, d, pttl, pttl+expiryMargin)
+			t.Errorf("waiter told pttl %v pauses %v, want in (%v, %v]", pttl, d, pttl, pttl+expiryMargin)
 		}
 	}
-	// A key without a ttl (PTTL -1) never expires: keep the place.
-	if d := l.pause(grant{head: true, pttl: -time.Millisecond}, 0, true); d < 2*time.Second {
-		t.Errorf("head of a lock without ttl pauses %v, want the keep-place pause", d)
-	}
-	if d := l.pause(grant{pttl: 0}, 0, true); d < 2*time.Second {
-		t.Errorf("non-head waiter pauses %v, want the keep-place pause", d)
+	for _, pttl := range []time.Duration{
+		-time.Millisecond, // PTTL -1: a key without a ttl never expires
+		time.Hour,
+	} {
+		if d := l.pause(grant{pttl: pttl}, 0, true); d < 2*time.Second || d > 2700*time.Millisecond {
+			t.Errorf("waiter told pttl %v pauses %v, want the keep-place pause", pttl, d)
+		}
 	}
 }

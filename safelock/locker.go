@@ -314,12 +314,6 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (lea
 					continue
 				}
 				// The key expired before the confirmation: ask again.
-			case n.pttl > 0:
-				// Now first in line, but the lock is held: the release
-				// will hand it over; look again only if the holder
-				// lets its key expire.
-				g.pttl, g.head = n.pttl, true
-				continue
 			}
 		}
 		mode := waited
@@ -371,18 +365,24 @@ func (l *Locker) passOn(ks keySet, token string) {
 // expiryMargin is how long after a reported PTTL a waiter asks again.
 // Redis counts whole milliseconds and keeps a key through the millisecond
 // it expires in (PTTL 0), so an attempt sent half a millisecond after the
-// PTTL ran out can still find the key, and a head waiter told PTTL 0 used
-// to sleep a whole keep-place pause while the lock lay free.
+// PTTL ran out can still find the key, and a waiter told PTTL 0 used to
+// sleep a whole keep-place pause while the lock lay free.
 const expiryMargin = time.Millisecond
 
 // pause is how long a waiter sleeps unless a release wakes it. heard says
 // whether release messages reach it: a queued waiter is then handed the
 // lock by the release, and only asks again to keep its place in the
-// queue, or, as the head, when the holder's key would have expired.
+// queue, or when the key of the holder its last ask saw would have
+// expired, whichever comes first. Nobody publishes an expiry, so every
+// queued waiter watches for it, not only the head: a release does not
+// tell the next head that it moved up (that cost a PUBLISH and a
+// wake-up per handoff), and any waiter that finds the key free hands it
+// to the head. With a ttl shorter than the keep-place pause, a waiter
+// asks about once per ttl.
 func (l *Locker) pause(g grant, try int, heard bool) time.Duration {
 	if l.opts.queue && heard {
 		keep := l.opts.waiterTTL/4 + rand.N(l.opts.waiterTTL/12+1)
-		if g.head && g.pttl >= 0 { // -1: a key without ttl
+		if g.pttl >= 0 { // -1: a key without ttl
 			return min(keep, g.pttl+expiryMargin)
 		}
 		return keep
@@ -417,31 +417,23 @@ func (l *Locker) wait(ctx context.Context, w *waiter, d time.Duration) (string, 
 	return "", nil
 }
 
-// notice is a queued waiter's entry in a release message: "token=fence"
-// when the lock was handed to it for its ttl, "token=fence,px" when for
-// px ms only, "token~pttl" when it became the head of the queue while
-// the lock is held for pttl ms.
+// notice is a queued waiter's handoff message: "token=fence" when the
+// lock was handed to it for its ttl, "token=fence,px" when for px ms
+// only.
 type notice struct {
 	fence int64
 	px    time.Duration
-	pttl  time.Duration
 }
 
-func parseNotice(entry string) notice {
-	i := strings.IndexAny(entry, "=~")
-	if i < 0 {
+func parseNotice(msg string) notice {
+	_, rest, ok := strings.Cut(msg, "=")
+	if !ok {
 		return notice{}
 	}
-	num, px, capped := strings.Cut(entry[i+1:], ",")
+	num, px, capped := strings.Cut(rest, ",")
 	n, err := strconv.ParseInt(num, 10, 64)
 	if err != nil || n <= 0 {
 		return notice{}
-	}
-	if entry[i] == '~' {
-		if capped {
-			return notice{}
-		}
-		return notice{pttl: time.Duration(n) * time.Millisecond}
 	}
 	out := notice{fence: n}
 	if capped {

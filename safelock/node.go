@@ -35,7 +35,6 @@ type grant struct {
 	ok    bool
 	fence int64
 	pttl  time.Duration // holder's remaining ttl when !ok
-	head  bool          // fair mode: this waiter is first in the queue
 	// Fair mode, when !ok: the fence counter when the attempt ran, and
 	// when the attempt was sent. A handoff announced with a higher fence
 	// happened after the attempt, so after asked on this clock.
@@ -179,10 +178,8 @@ func parseGrant(res []any) (grant, int64, error) {
 		return grant{ok: true, fence: v}, version, nil
 	}
 	g := grant{pttl: time.Duration(v) * time.Millisecond}
-	if len(res) > 4 {
-		h, _ := res[3].(int64)
-		g.head = h == 1
-		g.floor, _ = res[4].(int64)
+	if len(res) > 3 {
+		g.floor, _ = res[3].(int64)
 	}
 	return g, version, nil
 }

@@ -301,27 +301,20 @@ func (n *notifier) read(client int, ps *redis.PubSub, done chan struct{}) {
 	}
 }
 
-// deliver wakes the waiters a release message is for. A queued lock's
-// message holds entries "token=fence" and "token~pttl" separated by
-// spaces, each for the waiter with that token; another release names the
-// one waiter it wakes by its token, or is empty and wakes the longest
-// waiter here (see wakeLongest).
-func (ch *channel) deliver(payload string, stray func(entry, token string)) {
+// deliver wakes the waiter a release message is for. A queued lock's
+// release hands the lock to a waiter by "token=fence" (see notice);
+// another release names the one waiter it wakes by its token, or is
+// empty and wakes the longest waiter here (see wakeLongest).
+func (ch *channel) deliver(payload string, stray func(msg, token string)) {
 	if payload == "" {
 		ch.wakeLongest()
 		return
 	}
-	for _, entry := range strings.Fields(payload) {
-		token := entry
-		i := strings.IndexAny(entry, "=~")
-		if i >= 0 {
-			token = entry[:i]
-		}
-		if w := ch.waiterOf(token); w != nil {
-			w.tell(entry)
-		} else if i >= 0 && entry[i] == '=' && stray != nil {
-			stray(entry, token)
-		}
+	token, _, handoff := strings.Cut(payload, "=")
+	if w := ch.waiterOf(token); w != nil {
+		w.tell(payload)
+	} else if handoff && stray != nil {
+		stray(payload, token)
 	}
 }
 
@@ -359,10 +352,10 @@ func (n *notifier) handOver(msg string) {
 // waiter here: if a queued waiter with that token left lately, the lock is
 // passed on (in the background; pass skips a token this process holds a
 // lease with).
-func (n *notifier) strayHandoff(entry, token string) {
+func (n *notifier) strayHandoff(msg, token string) {
 	now := time.Now()
 	n.told.expire(now)
-	if _, ok := n.told.take(entry); ok {
+	if _, ok := n.told.take(msg); ok {
 		// Told already by handOver: the waiter took the lease.
 		return
 	}
@@ -390,8 +383,7 @@ func (ch *channel) wakeLongest() {
 	}
 }
 
-// tell hands w a message; a newer one replaces one it has not read yet
-// (a handoff follows a notice that the waiter became the head).
+// tell hands w a message; a newer one replaces one it has not read yet.
 func (w *waiter) tell(msg string) {
 	for {
 		select {

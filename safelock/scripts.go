@@ -120,10 +120,9 @@ return 0
 // it asks.
 //
 // handOn gives the lock to the first live waiter: its token, its ttl, a
-// new fence, published to its channel as "token=fence", and tells the
-// next waiter that it is now the head ("token~pttl", so that it looks
-// again if that holder lets its key expire). A waiter whose process no
-// longer listens (PUBLISH reached nobody: it crashed), or, where that
+// new fence, published to its channel as "token=fence". Nobody else is
+// told: every waiter asks again by itself when the holder's key would
+// expire (see Locker.pause). A waiter whose process no longer listens (PUBLISH reached nobody: it crashed), or, where that
 // cannot be told, that stopped asking, is dropped on the way; so every queue operation is
 // O(log n) plus the dead waiters it drops, and no dead waiter is
 // handed the lock for its ttl. Where that cannot be told (a polling
@@ -154,11 +153,6 @@ local function tell(p, msg)
   if p.ch == '' then return true end
   return redis.call('PUBLISH', p.ch, msg) > 0 or not p.exact
 end
-local function tellHead(pttl)
-  local h = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
-  local p = h and place(h)
-  if p then tell(p, h .. '~' .. pttl) end
-end
 local function handOn()
   while true do
     local h = redis.call('ZPOPMIN', KEYS[3])[1]
@@ -174,7 +168,6 @@ local function handOn()
       end
       if tell(p, msg) then
         redis.call('SET', KEYS[1], h, 'PX', px)
-        tellHead(px)
         return h, fence, msg
       end
     end
@@ -196,20 +189,19 @@ end
 // otherwise the free lock is handed to the first live waiter. A token
 // that already holds the key (handed over by a release, or a retried
 // call) is renewed. Returns {1, fence, version} or {0, pttl, version,
-// isHead, floor}: floor is the fence counter now, so a handoff announced
+// floor}: floor is the fence counter now, so a handoff announced
 // later with a fence above it happened after this call.
 const queueAcquireScript = nextFenceLua + `local v = redis.REDIS_VERSION_NUM or 0
 local got = ARGV[6] ~= '1' and redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
 if got and (ARGV[4] ~= '1' or not redis.call('ZRANGE', KEYS[3], 0, 0)[1]) then
   return {1, nextFence(KEYS[2]), v}
 end
-` + queueHelpersLua + `local function leave(first)
+` + queueHelpersLua + `local function leave()
   redis.call('ZREM', KEYS[3], ARGV[1])
   redis.call('HDEL', KEYS[4], ARGV[1])
-  if first == ARGV[1] then tellHead(ARGV[2]) end
 end
 if got then
-  leave(redis.call('ZRANGE', KEYS[3], 0, 0)[1])
+  leave()
   return {1, nextFence(KEYS[2]), v}
 end
 local holder = redis.call('GET', KEYS[1])
@@ -224,7 +216,7 @@ if not holder then
   if holder == ARGV[1] then return {1, fence, v} end
   if not holder then
     redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-    if h then leave(h) end
+    if h then leave() end
     return {1, nextFence(KEYS[2]), v}
   end
 end
@@ -236,14 +228,12 @@ if ARGV[4] == '1' then
   redis.call('PEXPIRE', KEYS[4], ARGV[3])
   redis.call('SET', KEYS[5], '1', 'PX', ARGV[3])
 end
-local head = 0
-if redis.call('ZRANGE', KEYS[3], 0, 0)[1] == ARGV[1] then head = 1 end
 local floor = tonumber(redis.call('GET', KEYS[2]) or '0')
 if floor == 0 then
   now()
   floor = clock[2]
 end
-return {0, redis.call('PTTL', KEYS[1]), v, head, floor}
+return {0, redis.call('PTTL', KEYS[1]), v, floor}
 `
 
 // leaseReleaseScript is ReleaseScript as a Lease runs it. KEYS[1] is the
@@ -292,17 +282,12 @@ return msg or 1
 
 // leaveQueueScript removes a waiter that gave up (KEYS as in queueLua;
 // ARGV[1] its token). When the lock was handed to it meanwhile, or the
-// lock is free, it hands the lock on (handOn); when the leaver was the
-// head of the queue while the lock is held, it tells the new head, which
-// then watches for the holder's expiry.
-const leaveQueueScript = queueLua + `local first = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
-local removed = redis.call('ZREM', KEYS[3], ARGV[1])
+// lock is free, it hands the lock on (handOn).
+const leaveQueueScript = queueLua + `local removed = redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('HDEL', KEYS[4], ARGV[1])
 local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] or not holder then
   if not handOn() and holder then redis.call('DEL', KEYS[1]) end
-elseif removed == 1 and first == ARGV[1] then
-  tellHead(redis.call('PTTL', KEYS[1]))
 end
 return removed
 `
