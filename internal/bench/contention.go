@@ -272,7 +272,7 @@ func (r *runner) hold(ctx context.Context, lease Lease, granted time.Time, d tim
 		s.renewMargin.Record(deadline.Sub(now))
 		deadline = t0.Add(ttl)
 	}
-	time.Sleep(time.Until(end))
+	sleepUntil(end)
 }
 
 func (r *runner) holdTime(rng *rand.Rand) time.Duration {
