@@ -122,9 +122,10 @@ return 0
 // handOn gives the lock to the first live waiter: its token, its ttl, a
 // new fence, published to its channel as "token=fence". Nobody else is
 // told: every waiter asks again by itself when the holder's key would
-// expire (see Locker.pause). A waiter whose process no longer listens (PUBLISH reached nobody: it crashed), or, where that
-// cannot be told, that stopped asking, is dropped on the way; so every queue operation is
-// O(log n) plus the dead waiters it drops, and no dead waiter is
+// expire (see Locker.pause). A waiter whose process no longer listens
+// (PUBLISH reached nobody: it crashed), or, where that cannot be told,
+// that stopped asking, is dropped on the way; so every queue operation
+// is O(log n) plus the dead waiters it drops, and no dead waiter is
 // handed the lock for its ttl. Where that cannot be told (a polling
 // waiter, or a cluster), the key is set only for as long as the
 // waiter's place lives, and the message says so: "token=fence,px"; the
