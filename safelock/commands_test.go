@@ -340,6 +340,90 @@ func TestFairHandoff(t *testing.T) {
 	}
 }
 
+// TestFairExpiryWatchers: while the holder keeps renewing a short ttl,
+// only the first few queued waiters look again at each moment its key
+// would have expired; the others ask only to keep their place. Were every
+// waiter to watch the expiry, a queue of n waiters on a ttl t would ask
+// n/t times a second.
+func TestFairExpiryWatchers(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := testCtx(t)
+	const ttl = 80 * time.Millisecond
+	h, err := New(srv.Client(), WithFairness()).TryAcquire(ctx, "watched", ttl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renewing, stop := make(chan error, 1), make(chan struct{})
+	go func() {
+		tick := time.NewTicker(ttl / 4)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				renewing <- nil
+				return
+			case <-tick.C:
+				if err := h.Renew(ctx, ttl); err != nil {
+					renewing <- err
+					return
+				}
+			}
+		}
+	}()
+	const n = 8
+	a := &fairAttempts{n: map[int]int{}}
+	errc := make(chan error, n)
+	ks, _ := lockKeys("watched")
+	for i := range n {
+		c := srv.Client()
+		c.AddHook(a)
+		l := New(c, WithFairness()) // keep-place pause 0.5-0.67s
+		t.Cleanup(func() { _ = l.Close() })
+		go func() {
+			lease, err := l.Acquire(context.WithValue(ctx, waiterID{}, i), "watched", time.Minute)
+			if err == nil {
+				err = lease.Release(ctx)
+			}
+			errc <- err
+		}()
+		waitListening(t, srv.Client(), ks, i+1)
+	}
+	a.mu.Lock()
+	before := maps.Clone(a.n)
+	a.mu.Unlock()
+	const watch = 800 * time.Millisecond
+	time.Sleep(watch)
+	a.mu.Lock()
+	asked := make([]int, n)
+	for i := range n {
+		asked[i] = a.n[i] - before[i]
+	}
+	a.mu.Unlock()
+	close(stop)
+	if err := <-renewing; err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range n {
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The head looks at about every expiry (10 in the window); a waiter
+	// further back at most twice, to keep its place.
+	if asked[0] < 3 {
+		t.Errorf("the head asked %d times in %v with the holder's key %v from expiry, want it to watch the expiry", asked[0], watch, ttl)
+	}
+	for i := expiryWatchers; i < n; i++ {
+		if asked[i] > 2 {
+			t.Errorf("waiter %d (%d ahead of it) asked %d times in %v, want at most 2 (keep-place asks only)", i, i, asked[i], watch)
+		}
+	}
+	t.Logf("asks per waiter in %v: %v", watch, asked)
+}
+
 func TestParseNotice(t *testing.T) {
 	for msg, want := range map[string]notice{
 		"tok=42":     {fence: 42},

@@ -144,12 +144,14 @@
 // renews it to its ttl. A waiter that stops asking drops out after about
 // two seconds; one whose context ends leaves at once, and passes the
 // lock on if it was handed it meanwhile. A lock that expires is freed
-// without a release, and nobody is told: every waiter asks again when
-// the key its last ask found held would expire (or sooner, to keep its
-// place), and the first to find the key free hands it to the head. So a
-// handoff publishes one message, to the new holder alone; with a ttl
-// shorter than the keep-place pause, each waiter asks about once per
-// ttl.
+// without a release, and nobody is told: the first three waiters (as
+// their last ask found the queue) ask again when the key that ask found
+// held would expire, the others only to keep their place (every half
+// second or so), and the first to find the key free hands it to the
+// head. So a handoff publishes one message, to the new holder alone;
+// with a ttl shorter than the keep-place pause, a queue asks about three
+// times per ttl however long it is, and a freed key waits at most a
+// keep-place pause when the waiters that watched it were all served.
 //
 // With [NewRedlock] waiters register in a sorted set on each node by
 // their first arrival, and a release wakes only the longest waiting one,

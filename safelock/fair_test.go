@@ -377,10 +377,10 @@ func TestFairStrayHandoffToHeldLease(t *testing.T) {
 // TestPauseAtExpiry: a queued waiter told PTTL 0 (the key is in the
 // millisecond it expires in: Redis still returns it) asks again at once
 // rather than sleeping the keep-place pause while the lock lies free, and a
-// waiter never asks before a reported PTTL has run out. Every queued
-// waiter does so, not only the head: nobody tells a waiter that it moved
-// up. A holder's key that outlives the keep-place pause leaves it as it
-// is.
+// waiter never asks before a reported PTTL has run out. The first
+// expiryWatchers waiters do so, not only the head (nobody tells a waiter
+// that it moved up); the ones further back, and any waiter when the
+// holder's key outlives the keep-place pause, keep that pause.
 func TestPauseAtExpiry(t *testing.T) {
 	l := &Locker{opts: options{queue: true, waiterTTL: 8 * time.Second}} // keep-place pause 2s to 2.7s
 	for _, pttl := range []time.Duration{0, time.Millisecond, 150 * time.Millisecond} {
@@ -389,12 +389,16 @@ func TestPauseAtExpiry(t *testing.T) {
 			t.Errorf("waiter told pttl %v pauses %v, want in (%v, %v]", pttl, d, pttl, pttl+expiryMargin)
 		}
 	}
-	for _, pttl := range []time.Duration{
-		-time.Millisecond, // PTTL -1: a key without a ttl never expires
-		time.Hour,
+	for _, g := range []grant{
+		{pttl: -time.Millisecond}, // PTTL -1: a key without a ttl never expires
+		{pttl: time.Hour},
+		{pttl: time.Millisecond, ahead: expiryWatchers}, // others watch
 	} {
-		if d := l.pause(grant{pttl: pttl}, 0, true); d < 2*time.Second || d > 2700*time.Millisecond {
-			t.Errorf("waiter told pttl %v pauses %v, want the keep-place pause", pttl, d)
+		if d := l.pause(g, 0, true); d < 2*time.Second || d > 2700*time.Millisecond {
+			t.Errorf("waiter told pttl %v with %d ahead pauses %v, want the keep-place pause", g.pttl, g.ahead, d)
 		}
+	}
+	if d := l.pause(grant{pttl: time.Millisecond, ahead: expiryWatchers - 1}, 0, true); d > time.Millisecond+expiryMargin {
+		t.Errorf("waiter with %d ahead told pttl 1ms pauses %v, want it to watch the expiry", expiryWatchers-1, d)
 	}
 }

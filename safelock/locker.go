@@ -369,20 +369,28 @@ func (l *Locker) passOn(ks keySet, token string) {
 // sleep a whole keep-place pause while the lock lay free.
 const expiryMargin = time.Millisecond
 
+// expiryWatchers is how many waiters at the front of a queue look again
+// when the holder's key would expire (see pause).
+const expiryWatchers = 3
+
 // pause is how long a waiter sleeps unless a release wakes it. heard says
 // whether release messages reach it: a queued waiter is then handed the
 // lock by the release, and only asks again to keep its place in the
-// queue, or when the key of the holder its last ask saw would have
-// expired, whichever comes first. Nobody publishes an expiry, so every
-// queued waiter watches for it, not only the head: a release does not
-// tell the next head that it moved up (that cost a PUBLISH and a
-// wake-up per handoff), and any waiter that finds the key free hands it
-// to the head. With a ttl shorter than the keep-place pause, a waiter
-// asks about once per ttl.
+// queue, or, when it is among the first expiryWatchers of the queue at
+// its last ask, when the key of the holder that ask saw would have
+// expired, whichever comes first. Nobody publishes an expiry, and any
+// waiter that finds the key free hands it to the head. A release does
+// not tell the waiters that they moved up (that would cost a PUBLISH and
+// a wake-up per handoff), so a waiter's place is the one its last ask
+// saw, or nearer the front: after as many handoffs the first waiters may
+// all be unaware, and an expiry is found at the next keep-place ask at
+// the latest. Only the first few watch so that a queue on a ttl shorter
+// than the keep-place pause asks about expiryWatchers times per ttl,
+// not once per waiter.
 func (l *Locker) pause(g grant, try int, heard bool) time.Duration {
 	if l.opts.queue && heard {
 		keep := l.opts.waiterTTL/4 + rand.N(l.opts.waiterTTL/12+1)
-		if g.pttl >= 0 { // -1: a key without ttl
+		if g.pttl >= 0 && g.ahead < expiryWatchers { // -1: a key without ttl
 			return min(keep, g.pttl+expiryMargin)
 		}
 		return keep

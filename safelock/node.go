@@ -40,6 +40,9 @@ type grant struct {
 	// happened after the attempt, so after asked on this clock.
 	floor int64
 	asked time.Time
+	// One deployment, when !ok: how many waiters were queued ahead of
+	// this one when the attempt ran (0 also when not queued or not told).
+	ahead int64
 }
 
 // attemptMode says what an acquire attempt is for.
@@ -180,6 +183,10 @@ func parseGrant(res []any) (grant, int64, error) {
 	g := grant{pttl: time.Duration(v) * time.Millisecond}
 	if len(res) > 3 {
 		g.floor, _ = res[3].(int64)
+	}
+	if len(res) > 4 {
+		g.ahead, _ = res[4].(int64)
+		g.ahead = max(g.ahead, 0)
 	}
 	return g, version, nil
 }

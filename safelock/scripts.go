@@ -190,8 +190,10 @@ end
 // otherwise the free lock is handed to the first live waiter. A token
 // that already holds the key (handed over by a release, or a retried
 // call) is renewed. Returns {1, fence, version} or {0, pttl, version,
-// floor}: floor is the fence counter now, so a handoff announced
-// later with a fence above it happened after this call.
+// floor, ahead}: floor is the fence counter now, so a handoff announced
+// later with a fence above it happened after this call; ahead is the
+// number of waiters queued before the caller (ZRANK, O(log n); -1 when
+// it is not queued).
 const queueAcquireScript = nextFenceLua + `local v = redis.REDIS_VERSION_NUM or 0
 local got = ARGV[6] ~= '1' and redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
 if got and (ARGV[4] ~= '1' or not redis.call('ZRANGE', KEYS[3], 0, 0)[1]) then
@@ -234,7 +236,7 @@ if floor == 0 then
   now()
   floor = clock[2]
 end
-return {0, redis.call('PTTL', KEYS[1]), v, floor}
+return {0, redis.call('PTTL', KEYS[1]), v, floor, redis.call('ZRANK', KEYS[3], ARGV[1]) or -1}
 `
 
 // leaseReleaseScript is ReleaseScript as a Lease runs it. KEYS[1] is the
