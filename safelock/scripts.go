@@ -121,8 +121,8 @@ return 0
 //
 // handOn gives the lock to the first live waiter: its token, its ttl, a
 // new fence, published to its channel as "token=fence". Nobody else is
-// told: every waiter asks again by itself when the holder's key would
-// expire (see Locker.pause). A waiter whose process no longer listens
+// told: the first waiters ask again by themselves when the holder's key
+// would expire (see Locker.pause). A waiter whose process no longer listens
 // (PUBLISH reached nobody: it crashed), or, where that cannot be told,
 // that stopped asking, is dropped on the way; so every queue operation
 // is O(log n) plus the dead waiters it drops, and no dead waiter is
