@@ -218,6 +218,11 @@ func pretty(s string, i int) (string, int) {
 		if len(args) == 1 {
 			return short(args[0]), j
 		}
+	case "result":
+		// One result of a multi-value call reads as the call.
+		if len(args) == 2 {
+			return args[0], j
+		}
 	case "call":
 		if len(args) > 0 {
 			name := short(args[0])
@@ -367,6 +372,11 @@ func (env *Env) ident(id *ast.Ident, anchored *bool, depth int) string {
 	if env.Defs != nil {
 		if def := env.Defs.Single(v); def != nil {
 			return env.render(def, anchored, depth+1)
+		}
+		if call, i := env.Defs.Tuple(v); call != nil && depth < maxDepth {
+			// key, err := s.lockKey(job): one result of the call, named by
+			// the call as a single-valued definition is.
+			return "result(" + env.call(call, anchored, depth+1) + "," + strconv.Itoa(i) + ")"
 		}
 	}
 	return "$l" + strconv.Itoa(int(v.Pos())) + "$"

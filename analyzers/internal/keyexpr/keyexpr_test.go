@@ -10,6 +10,7 @@ func TestPretty(t *testing.T) {
 		{`var(example.com/app.lockKey)`, `app.lockKey`},
 		{`call(example.com/app.lockKey,concat("a,b",*))`, `app.lockKey("a,b" + *)`},
 		{`*`, `*`},
+		{`concat(result(call(example.com/app.lockKey,*),0),":x")`, `app.lockKey(*) + ":x"`},
 	} {
 		if got := Pretty(tt.in); got != tt.want {
 			t.Errorf("Pretty(%q) = %q, want %q", tt.in, got, tt.want)
