@@ -16,7 +16,9 @@
 //
 //   - a write to another store with no fencing token reaching it: a
 //     database/sql, sqlx or pgx INSERT/UPDATE/DELETE/REPLACE/MERGE (the
-//     statement text must be a constant locklint can read), a gorm
+//     statement text must be a constant locklint can read), also through
+//     a project's own interface that stands for them (a Querier or sqlc's
+//     DBTX: an Exec that returns sql.Result or pgconn.CommandTag), a gorm
 //     Create/Save/Update/Updates/UpdateColumn(s)/Delete, the Save/Exec of
 //     an ent Create/Update/Delete builder, a go-redis,
 //     redigo or rueidis write to a key other than the lock, a Lua script

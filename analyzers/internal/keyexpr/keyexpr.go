@@ -444,6 +444,18 @@ type Defs struct {
 	// plain holds each variable's `v = x` assignments that are statements
 	// of a function body itself (not nested in an if or a loop).
 	plain map[*types.Var][]*ast.AssignStmt
+	// returned holds, for each function of the package with exactly one
+	// return statement of one result, that result.
+	returned map[*types.Func]ast.Expr
+}
+
+// Returned returns the one expression fn, a function of the package,
+// returns (func q() string { ...; return query }), or nil.
+func (d *Defs) Returned(fn *types.Func) ast.Expr {
+	if d == nil {
+		return nil
+	}
+	return d.returned[fn]
 }
 
 type reassignment int
@@ -500,7 +512,7 @@ func (d *Defs) Declared(v *types.Var) (x ast.Expr, reassigned bool) {
 // NewDefs scans files for assignments to local variables.
 func NewDefs(info *types.Info, files []*ast.File) *Defs {
 	d := &Defs{def: map[*types.Var]ast.Expr{}, count: map[*types.Var]int{}, tuple: map[*types.Var]tupleDef{},
-		plain: map[*types.Var][]*ast.AssignStmt{}}
+		plain: map[*types.Var][]*ast.AssignStmt{}, returned: map[*types.Func]ast.Expr{}}
 	varOf := func(e ast.Expr) *types.Var {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		if !ok {
@@ -518,6 +530,11 @@ func NewDefs(info *types.Info, files []*ast.File) *Defs {
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
 				continue
+			}
+			if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
+				if r := soleReturn(fd.Body); r != nil {
+					d.returned[fn] = r
+				}
 			}
 			for _, st := range fd.Body.List {
 				if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
@@ -579,4 +596,26 @@ func NewDefs(info *types.Info, files []*ast.File) *Defs {
 		})
 	}
 	return d
+}
+
+// soleReturn returns the result of body's only return statement (not
+// counting those of function literals inside it) when it returns one
+// value, else nil.
+func soleReturn(body *ast.BlockStmt) ast.Expr {
+	var ret *ast.ReturnStmt
+	n := 0
+	ast.Inspect(body, func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			ret = x
+			n++
+		}
+		return true
+	})
+	if n != 1 || len(ret.Results) != 1 {
+		return nil
+	}
+	return ret.Results[0]
 }

@@ -1,5 +1,6 @@
 // Package stores recognises writes to the resources a lock protects:
-// SQL statements (database/sql, jmoiron/sqlx), gorm model writes, file
+// SQL statements (database/sql, jmoiron/sqlx, pgx, and interfaces that
+// stand for them: see sqlInterface), gorm model writes, file
 // writes, Redis writes (from redismodel commands) and safelock's fenced
 // write helpers. A [Write] says which values the write receives, so a rule
 // can ask whether a fencing token reaches it, and for SQL the statement
@@ -111,7 +112,41 @@ func classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *red
 	case "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool", "github.com/jackc/pgx/v4", "github.com/jackc/pgx/v4/pgxpool":
 		return pgxWrite(info, defs, w, fn, recv, anyText)
 	}
+	switch sqlInterface(sig) {
+	case "database/sql":
+		return sqlWrite(info, defs, w, fn, recv, anyText)
+	case "pgx":
+		return pgxWrite(info, defs, w, fn, recv, anyText)
+	}
 	return entWrite(info, w, fn, recv)
+}
+
+// sqlInterface says whose statement methods the method of an interface
+// with signature sig stands for, by what it returns: "database/sql" for a
+// sql.Result, *sql.Rows or *sql.Row (a project's own Querier or DBTX
+// interface, which *sql.DB, *sql.Tx and sqlx implement), "pgx" for a
+// pgconn.CommandTag; "" for anything else.
+func sqlInterface(sig *types.Signature) string {
+	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
+		return ""
+	}
+	for v := range sig.Results().Variables() {
+		t := v.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		n, ok := types.Unalias(t).(*types.Named)
+		if !ok || n.Obj().Pkg() == nil {
+			continue
+		}
+		switch path, name := n.Obj().Pkg().Path(), n.Obj().Name(); {
+		case path == "database/sql" && (name == "Result" || name == "Rows" || name == "Row"):
+			return "database/sql"
+		case (path == "github.com/jackc/pgx/v5/pgconn" || path == "github.com/jackc/pgconn") && name == "CommandTag":
+			return "pgx"
+		}
+	}
+	return ""
 }
 
 // redisWrites are the commands that change a key's value.
@@ -397,8 +432,9 @@ func IsWriteSQL(q string) bool {
 }
 
 // Text returns the text of a SQL statement expression: a constant, a local
-// or package variable assigned once, a concatenation or a fmt.Sprintf
-// with a constant format. complete is false when parts are unknown; the
+// or package variable assigned once, a concatenation, a fmt.Sprintf
+// with a constant format, or what a function of the package with one
+// return statement returns. complete is false when parts are unknown; the
 // unknown parts read as %v.
 func Text(info *types.Info, defs *keyexpr.Defs, e ast.Expr) (text string, complete bool) {
 	return text1(info, defs, e, 0)
@@ -427,6 +463,13 @@ func text1(info *types.Info, defs *keyexpr.Defs, e ast.Expr, depth int) (string,
 		if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(x.Args) > 0 {
 			f, _ := text1(info, defs, x.Args[0], depth+1)
 			return f, false
+		}
+		if r := defs.Returned(fn); r != nil {
+			// A statement builder of the package (prepareInsert(table,
+			// cols) returning fmt.Sprintf("INSERT INTO %s ...")): its
+			// arguments are unknown here.
+			t, _ := text1(info, defs, r, depth+1)
+			return t, false
 		}
 	}
 	return "%v", false
