@@ -89,8 +89,12 @@
 // (SetNX(key, v) / Del(key)) is not, and its callers join instead.
 //
 // A key stored into a struct field in the function that acquires it
-// (return &Lease{key: key}, or l.key = key) also names the lock wherever
-// that field is used, so a Release method of the returned value joins.
+// (return &Lease{key: key}, or l.key = key), or passed there to a
+// function of the package that stores that parameter in a field
+// (return newLock(c, key, token), newLock returning &Lock{key: key}),
+// also names the lock wherever that field is used, so a Release method
+// of the returned value joins. Acquires whose keys name one field
+// (TryLock and Lock building the same handle) are one lock.
 //
 // Keys that are never acquired with NX (caches, sessions, rate-limit
 // counters) never form a Lock, so rules over Locks leave them alone.

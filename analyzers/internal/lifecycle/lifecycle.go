@@ -6,8 +6,10 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -1019,6 +1021,7 @@ func (b *builder) joinLocks() {
 			}
 		}
 	}
+	handles := b.aliasThroughConstructors(stores, fdOf, aliases)
 	for _, a := range all {
 		if a.op.Kind == Acquire {
 			continue
@@ -1042,6 +1045,17 @@ func (b *builder) joinLocks() {
 		}
 	}
 	b.joinByParam(all)
+	// Acquires that build their handles with one constructor (TryLock and
+	// Lock both returning newLock(c, key, value)) are one lock API: one
+	// lock, whose release the handle's methods do.
+	for _, f := range slices.Sorted(maps.Keys(handles)) {
+		ls := aliases[f]
+		for _, l := range ls[1:] {
+			if l != ls[0] && slices.Contains(b.locks, l) && slices.Contains(b.locks, ls[0]) {
+				b.merge(ls[0], l)
+			}
+		}
+	}
 	b.judgeLocalHelpers(all)
 	b.markWrappersUsedAsLocks(all)
 }
@@ -1064,6 +1078,54 @@ func (b *builder) markWrappersUsedAsLocks(all []located) {
 			}
 		}
 	}
+}
+
+// aliasThroughConstructors adds to aliases the fields that a function of
+// the package fills from its parameter (newLock(c, key, value) returning
+// &Lock{key: key}) when the function that acquires a lock passes it the
+// lock's key: the handle it builds names that lock, as when the acquirer
+// fills the field itself. It returns the fields so aliased.
+func (b *builder) aliasThroughConstructors(stores []fieldStore, fdOf map[*Op]*ast.FuncDecl, aliases map[string][]*Lock) (fields map[string]bool) {
+	info := b.pass.TypesInfo
+	byFunc := map[*types.Func][]fieldStore{}
+	for _, st := range stores {
+		if st.value.Param() < 0 || st.fd == nil {
+			continue
+		}
+		if fn, ok := info.Defs[st.fd.Name].(*types.Func); ok {
+			byFunc[fn] = append(byFunc[fn], st)
+		}
+	}
+	if len(byFunc) == 0 {
+		return nil
+	}
+	fields = map[string]bool{}
+	for _, l := range b.locks {
+		for _, acq := range l.Acquires {
+			fd := fdOf[acq]
+			if fd == nil || fd.Body == nil || acq.Via != nil {
+				continue
+			}
+			env := b.env(fd)
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				fn, _ := typeutil.Callee(info, call).(*types.Func)
+				for _, st := range byFunc[fn] {
+					if i := st.value.Param(); i < len(call.Args) && keyexpr.Same(acq.Key, env.Of(call.Args[i]), true) {
+						fields[st.field.Exact] = true
+						if !slices.Contains(aliases[st.field.Exact], l) {
+							aliases[st.field.Exact] = append(aliases[st.field.Exact], l)
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return fields
 }
 
 // located is an op with its function.
