@@ -22,6 +22,15 @@
 //     value, the same for every holder);
 //   - for a Redisson-style hash lock, the owner field (HINCRBY k ARGV[2] 1)
 //     or the value of a fixed field (HSET k "w" ARGV[1]);
+//   - one token per client: an unexported field of the receiver, set
+//     only in a constructor or an option (owner: uuid.NewString() in
+//     NewLocks), that an exported method stores for a key built from its
+//     own parameters (TryLock(ctx, name)). However random, it is the same
+//     for every caller of that client and every key, so it tells
+//     processes (or clients) apart, not holders. Reported where the
+//     value is made. A struct made for one key (a Mutex whose key is a
+//     field), a token made for each acquisition, or one only ever passed
+//     in (NewScoped(rdb, token)) is not reported;
 //   - math/rand or math/rand/v2 output from a small range, strings drawn
 //     letter by letter from it, a source of one's own (rand.New), or the
 //     global source seeded with a constant or re-seeded in the function
@@ -52,7 +61,8 @@
 // marker, whose value does not matter, and an NX whose result nobody
 // reads decides nothing (a cache fill). Not reported either: values from
 // crypto/rand, UUIDs (github.com/google/uuid, github.com/gofrs/uuid, ...),
-// safelock.NewToken, values passed in by a caller, and any value with a
+// safelock.NewToken (unless kept one per client, above), values passed in
+// by a caller, and any value with a
 // part locklint cannot trace: one unique part makes the whole unique.
 //
 // # Why it matters

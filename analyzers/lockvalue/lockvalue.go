@@ -105,6 +105,25 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			w := t.eval(v, c)
 			if !w.k.weak() {
+				if f, at := t.sharedToken(acq); f != nil {
+					stored := analysis.RelatedInformation{Pos: v.Pos(), End: v.End(), Message: "stored by " + acq.Command + " of lock " + acq.KeyText() + " here"}
+					if d := origins[f]; d != nil {
+						d.Related = append(d.Related, stored)
+					} else {
+						d := &analysis.Diagnostic{
+							Pos: at.Pos(), End: at.End(),
+							Message: fmt.Sprintf("field %s holds one lock token per %s, made here, and %s stores it for whatever key its caller passes: "+
+								"every holder that shares the %s shares the token, so one whose lock expired can still release or renew "+
+								"the lock another holder took since; "+
+								"make a token per acquisition (safelock.NewToken()) and keep it with the lease",
+								f.Name(), recvTypeName(acq.In.Decl), acq.In.Decl.Name.Name, recvTypeName(acq.In.Decl)),
+							Related: []analysis.RelatedInformation{stored, {Pos: use.Pos(), End: use.Call.End(), Message: use.Command + " of the lock here"}},
+						}
+						origins[f] = d
+						diags = append(diags, d)
+					}
+					reported[acq] = true
+				}
 				continue
 			}
 			// A value made outside the acquiring function (a constructor, a
@@ -243,6 +262,64 @@ func keptToken(info *types.Info, acq *lifecycle.Op) bool {
 	}
 	id, ok := ast.Unparen(sel.X).(*ast.Ident)
 	return ok && recv != nil && info.Uses[id] == recv
+}
+
+// sharedToken returns the receiver field an acquire stores, and where the
+// field gets its value, when that one value serves every key: an
+// exported method stores a field of its receiver (c.value) for a key
+// built from its own parameters (TryLock(ctx, key)), and the field is
+// only ever set outside the receiver type's methods (a constructor, an
+// option) and made there at least once, so every acquisition through
+// that value stores the same token. A value made afresh for each
+// acquisition, only ever passed in, a key fixed per value (a Mutex made
+// for one key), or a field set elsewhere (exported, its address taken)
+// is left alone.
+func (t *tracer) sharedToken(acq *lifecycle.Op) (*types.Var, ast.Expr) {
+	fd := acq.In.Decl
+	if fd == nil || fd.Recv == nil || !fd.Name.IsExported() || acq.Via != nil || !acq.Key.HasParams() || !keptToken(t.info, acq) {
+		return nil, nil
+	}
+	sel := ast.Unparen(acq.Value).(*ast.SelectorExpr) // keptToken checked the shape
+	f, _ := t.info.Selections[sel].Obj().(*types.Var)
+	if f == nil || f.Exported() || f.Pkg() != t.pass.Pkg || t.tainted[f] || len(t.vars[f]) == 0 {
+		return nil, nil
+	}
+	recv := t.info.TypeOf(fd.Recv.List[0].Type)
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	for _, a := range t.vars[f] {
+		if a.fd == nil {
+			return nil, nil
+		}
+		if a.fd.Recv != nil {
+			if r := t.info.TypeOf(a.fd.Recv.List[0].Type); r != nil && (types.Identical(r, recv) || types.Identical(r, types.NewPointer(recv))) {
+				return nil, nil // set by a method: perhaps per acquisition
+			}
+		}
+	}
+	// Reported where the client makes the value (the constructor's uuid),
+	// not where an option copies a caller's value in. A token only ever
+	// passed in may be made per acquisition, with a client per
+	// acquisition: silent.
+	for _, a := range t.vars[f] {
+		if id, ok := ast.Unparen(a.rhs).(*ast.Ident); ok {
+			if v, ok := t.info.Uses[id].(*types.Var); ok && isParam(a.fd, v) {
+				continue
+			}
+		}
+		return f, a.rhs
+	}
+	return nil, nil
+}
+
+// recvTypeName names the receiver type of method fd.
+func recvTypeName(fd *ast.FuncDecl) string {
+	x := fd.Recv.List[0].Type
+	if st, ok := x.(*ast.StarExpr); ok {
+		x = st.X
+	}
+	return types.ExprString(x)
 }
 
 // allDiscarded reports whether no acquire of the lock has its result
