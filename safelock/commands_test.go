@@ -348,7 +348,7 @@ func TestFairHandoff(t *testing.T) {
 func TestFairExpiryWatchers(t *testing.T) {
 	srv := redistest.Start(t)
 	ctx := testCtx(t)
-	const ttl = 80 * time.Millisecond
+	const ttl = 200 * time.Millisecond // renewed every 50ms: a stall of 150ms is survived
 	h, err := New(srv.Client(), WithFairness()).TryAcquire(ctx, "watched", ttl)
 	if err != nil {
 		t.Fatal(err)
@@ -391,7 +391,7 @@ func TestFairExpiryWatchers(t *testing.T) {
 	a.mu.Lock()
 	before := maps.Clone(a.n)
 	a.mu.Unlock()
-	const watch = 800 * time.Millisecond
+	const watch = 1200 * time.Millisecond
 	time.Sleep(watch)
 	a.mu.Lock()
 	asked := make([]int, n)
@@ -411,14 +411,15 @@ func TestFairExpiryWatchers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The head looks at about every expiry (10 in the window); a waiter
-	// further back at most twice, to keep its place.
+	// The head looks at about every expiry (6 in the window); a waiter
+	// further back at most three times (every 0.5s or more), to keep its
+	// place.
 	if asked[0] < 3 {
 		t.Errorf("the head asked %d times in %v with the holder's key %v from expiry, want it to watch the expiry", asked[0], watch, ttl)
 	}
 	for i := expiryWatchers; i < n; i++ {
-		if asked[i] > 2 {
-			t.Errorf("waiter %d (%d ahead of it) asked %d times in %v, want at most 2 (keep-place asks only)", i, i, asked[i], watch)
+		if asked[i] > 3 {
+			t.Errorf("waiter %d (%d ahead of it) asked %d times in %v, want at most 3 (keep-place asks only)", i, i, asked[i], watch)
 		}
 	}
 	t.Logf("asks per waiter in %v: %v", watch, asked)
