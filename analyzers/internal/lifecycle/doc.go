@@ -118,7 +118,11 @@
 // it with the call's arguments, in this package (fixed point over
 // helpers calling helpers) and in importing packages. An interface method
 // whose only implementation is in the same package gets the
-// implementation's fact. FactOp.InLock (Op.Judged at callers) says the
+// implementation's fact; so does one with several implementations of
+// which exactly one sends Redis commands (a cache interface with a
+// go-redis implementation and an in-memory stand-in: on Redis it does
+// what the go-redis one does, and a lock taken through it has the same
+// defects on either). FactOp.InLock (Op.Judged at callers) says the
 // helper's own package already saw the op in a lock, so rules report the
 // defect there, once. A wrapper's own parameters travel in its fact too:
 // TTLParam (a caller's constant 0 is an acquire without expiry) and

@@ -432,8 +432,30 @@ func (b *builder) importedScript(v *types.Var) (redismodel.ScriptValue, bool) {
 }
 
 // resolveInterfaces maps methods of the package's interfaces to the
-// methods of their only implementation in the package (soleimpl).
-func (b *builder) resolveInterfaces() { b.ifaces = soleimpl.Methods(b.pass.Pkg) }
+// methods of their only implementation in the package (soleimpl), or of
+// their only implementation that talks to Redis: a cache interface with
+// a go-redis implementation and an in-memory one does, on Redis, what
+// the go-redis one does, and its lock logic is the same on either.
+func (b *builder) resolveInterfaces() {
+	redis := map[*types.TypeName]bool{}
+	for decl, calls := range b.calls {
+		if decl.Recv == nil || !slices.ContainsFunc(calls, func(c redismodel.Call) bool { return c.Cmd != nil }) {
+			continue
+		}
+		fn, _ := b.pass.TypesInfo.Defs[decl.Name].(*types.Func)
+		if fn == nil {
+			continue
+		}
+		t := fn.Type().(*types.Signature).Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			redis[n.Obj()] = true
+		}
+	}
+	b.ifaces = soleimpl.Methods(b.pass.Pkg, func(tn *types.TypeName) bool { return redis[tn] })
+}
 
 // factOf returns the summary of fn and the function it describes: fn
 // itself (this package's or an imported fact), or the sole implementation

@@ -55,7 +55,7 @@ func (b *builder) exportLockAPI() {
 			b.pass.ExportObjectFact(fn, f)
 		}
 	}
-	for m, impl := range soleimpl.Methods(b.pass.Pkg) {
+	for m, impl := range soleimpl.Methods(b.pass.Pkg, nil) {
 		if f := b.apis[impl]; f != nil && m.Pkg() == b.pass.Pkg { // not a method embedded from another package
 			b.apis[m] = f
 			b.pass.ExportObjectFact(m, f)

@@ -7,15 +7,19 @@
 // such an interface can only reach that type, as far as the package
 // shows, so what the implementation does (its lock ops, its writes) is
 // what the interface method does. With two or more implementations, or
-// none, the interface method stays unknown.
+// none, the interface method stays unknown, unless the caller tells which
+// implementations count (see Methods).
 package soleimpl
 
 import "go/types"
 
 // Methods returns, for each method of an interface declared in pkg that
 // exactly one named type of pkg (or its pointer) implements, that type's
-// method declared in pkg.
-func Methods(pkg *types.Package) map[*types.Func]*types.Func {
+// method declared in pkg. When several types implement it and counts is
+// not nil, the one type for which counts reports true stands for the
+// interface, if there is exactly one: a go-redis cache beside in-memory
+// stand-ins of it.
+func Methods(pkg *types.Package, counts func(*types.TypeName) bool) map[*types.Func]*types.Func {
 	scope := pkg.Scope()
 	var ifaces, concrete []*types.TypeName
 	for _, name := range scope.Names() {
@@ -35,18 +39,26 @@ func Methods(pkg *types.Package) map[*types.Func]*types.Func {
 		if iface == nil || iface.NumMethods() == 0 {
 			continue
 		}
-		var impl types.Type
-		n := 0
+		var impl, counted types.Type
+		n, nc := 0, 0
 		for _, c := range concrete {
 			for _, t := range []types.Type{c.Type(), types.NewPointer(c.Type())} {
 				if types.Implements(t, iface) {
 					impl = t
 					n++
+					if counts != nil && counts(c) {
+						counted = t
+						nc++
+					}
 					break
 				}
 			}
 		}
-		if n != 1 {
+		switch {
+		case n == 1:
+		case nc == 1:
+			impl = counted
+		default:
 			continue
 		}
 		for i := 0; i < iface.NumMethods(); i++ {

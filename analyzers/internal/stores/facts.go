@@ -208,7 +208,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	local := map[*types.Func]*WriteFact{}
 	imported := map[*types.Func]*WriteFact{}
-	ifaces := soleimpl.Methods(pass.Pkg) // s.repo.Save through the package's Repo interface
+	ifaces := soleimpl.Methods(pass.Pkg, nil) // s.repo.Save through the package's Repo interface
 	factOf := func(call *ast.CallExpr) *WriteFact {
 		fn, _ := typeutil.Callee(info, call).(*types.Func)
 		if fn == nil {
