@@ -122,7 +122,9 @@
 // which exactly one sends Redis commands (a cache interface with a
 // go-redis implementation and an in-memory stand-in: on Redis it does
 // what the go-redis one does, and a lock taken through it has the same
-// defects on either). FactOp.InLock (Op.Judged at callers) says the
+// defects on either). An acquire's ValueParam is the parameter it
+// stores, or whose serialization it stores (data, err := json.Marshal(v)
+// or r.serialize(v)): a constant stays constant. FactOp.InLock (Op.Judged at callers) says the
 // helper's own package already saw the op in a lock, so rules report the
 // defect there, once. A wrapper's own parameters travel in its fact too:
 // TTLParam (a caller's constant 0 is an acquire without expiry) and

@@ -9,8 +9,10 @@ import (
 	"maps"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -948,7 +950,7 @@ func (b *builder) summary(fd *ast.FuncDecl, ops []*Op) *FuncFact {
 			fo.Where = b.where(op.Pos())
 		}
 		if op.Value != nil {
-			fo.ValueParam = env.Of(op.Value).Param()
+			fo.ValueParam = valueParam(env.Of(op.Value))
 		}
 		if op.ttlExpr != nil && !op.TTL && !op.NoTTL {
 			fo.TTLParam = env.Of(op.ttlExpr).Param() + 1
@@ -1205,6 +1207,25 @@ func (b *builder) fieldStores() []fieldStore {
 		})
 	}
 	return out
+}
+
+// serialized matches a value made by one call from a parameter alone
+// (and perhaps the receiver): data, err := r.serialize(value), or
+// json.Marshal(value).
+var serialized = regexp.MustCompile(`^(?:result\()?call\([^,$]+,(?:\$l\d+\$,)?\$p(\d+)\$\)(?:,0\))?$`)
+
+// valueParam returns the parameter whose value an acquire stores: the
+// parameter itself, or its serialized form, which is as constant (or as
+// unique) as the parameter is. -1 when it is neither.
+func valueParam(v keyexpr.Key) int {
+	if p := v.Param(); p >= 0 {
+		return p
+	}
+	if m := serialized.FindStringSubmatch(v.Exact); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return -1
 }
 
 // judgeLocalHelpers marks ops summarised from a helper of this package as

@@ -1,0 +1,38 @@
+package jsonuser
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+
+	"jsoncache"
+)
+
+type Jobs struct{ c *jsoncache.Cache }
+
+func (j *Jobs) Once(ctx context.Context, id string, work func()) {
+	if ok, err := j.c.SetNX(ctx, "job:"+id, "1", time.Minute); err != nil || !ok { // want `lock "job:" \+ id stores the constant "1" as its value`
+		return
+	}
+	defer j.c.Del(ctx, "job:"+id)
+	work()
+}
+
+// A token per acquisition, marshalled: unique.
+func (j *Jobs) Owned(ctx context.Context, id string, work func()) {
+	if ok, err := j.c.SetNX(ctx, "owned:"+id, uuid.NewString(), time.Minute); err != nil || !ok {
+		return
+	}
+	defer j.c.Del(ctx, "owned:"+id)
+	work()
+}
+
+// The stored value adds the node's name: what it is depends on the node.
+func (j *Jobs) Tagged(ctx context.Context, id string, work func()) {
+	if ok, err := j.c.Tagged(ctx, "tagged:"+id, "1", time.Minute); err != nil || !ok {
+		return
+	}
+	defer j.c.Del(ctx, "tagged:"+id)
+	work()
+}
