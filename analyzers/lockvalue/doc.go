@@ -25,7 +25,9 @@
 //   - one token per client: an unexported field of the receiver, set
 //     only in a constructor or an option (owner: uuid.NewString() in
 //     NewLocks), that an exported method stores for a key built from its
-//     own parameters (TryLock(ctx, name)). However random, it is the same
+//     own parameters (TryLock(ctx, name)), itself or through a wrapper
+//     or interface that stores the value it is passed
+//     (r.cache.TryLock(ctx, key, r.ownerID, ttl)). However random, it is the same
 //     for every caller of that client and every key, so it tells
 //     processes (or clients) apart, not holders. Reported where the
 //     value is made. A struct made for one key (a Mutex whose key is a

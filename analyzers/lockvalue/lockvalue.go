@@ -276,7 +276,7 @@ func keptToken(info *types.Info, acq *lifecycle.Op) bool {
 // is left alone.
 func (t *tracer) sharedToken(acq *lifecycle.Op) (*types.Var, ast.Expr) {
 	fd := acq.In.Decl
-	if fd == nil || fd.Recv == nil || !fd.Name.IsExported() || acq.Via != nil || !acq.Key.HasParams() || !keptToken(t.info, acq) {
+	if fd == nil || fd.Recv == nil || !fd.Name.IsExported() || acq.Via != nil && !isArg(acq.Call, acq.Value) || !acq.Key.HasParams() || !keptToken(t.info, acq) {
 		return nil, nil
 	}
 	sel := ast.Unparen(acq.Value).(*ast.SelectorExpr) // keptToken checked the shape

@@ -125,7 +125,9 @@ type Held struct {
 	key, owner string
 }
 
-func newHeld(rdb *redis.Client, key, owner string) *Held { return &Held{rdb: rdb, key: key, owner: owner} }
+func newHeld(rdb *redis.Client, key, owner string) *Held {
+	return &Held{rdb: rdb, key: key, owner: owner}
+}
 
 func (p *Pool) Lock(ctx context.Context, key string) (*Held, error) {
 	for {
