@@ -209,6 +209,44 @@ func (f *flow) search(b *cfg.Block, edge int, what failed, join *cfg.Block) (cal
 	return call
 }
 
+// reached returns the condition blocks that test the outcome of the
+// acquire call: those a path from the acquire reaches with no assignment
+// to an outcome variable on the way. An err tested after
+// _, err = db.Update(...) is that update's error, not the acquire's.
+func (f *flow) reached(call *ast.CallExpr) map[*cfg.Block]bool {
+	out := map[*cfg.Block]bool{}
+	var start *cfg.Block
+	at := -1
+	for _, b := range f.g.Blocks {
+		for i, n := range b.Nodes {
+			if n.Pos() <= call.Pos() && call.End() <= n.End() {
+				start, at = b, i
+			}
+		}
+	}
+	if start == nil {
+		return out
+	}
+	seen := map[*cfg.Block]bool{}
+	var walk func(b *cfg.Block, from int)
+	walk = func(b *cfg.Block, from int) {
+		for _, n := range b.Nodes[from:] {
+			if f.assigns(n) {
+				return
+			}
+		}
+		out[b] = true
+		for _, s := range b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				walk(s, 0)
+			}
+		}
+	}
+	walk(start, at+1)
+	return out
+}
+
 // assigns reports whether n assigns an outcome variable.
 func (f *flow) assigns(n ast.Node) bool {
 	found := false

@@ -387,9 +387,10 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 	// reported here: lockrelease reports that DEL on the same line, and
 	// its compare-and-delete fix makes a release on failure harmless.
 	var falls []analysis.Diagnostic
+	reached := f.reached(a.call)
 	for _, b := range g.Blocks {
 		edge, tested := f.failEdge(b)
-		if edge < 0 || !b.Live {
+		if edge < 0 || !b.Live || !reached[b] {
 			continue
 		}
 		cond := b.Nodes[len(b.Nodes)-1]
