@@ -29,9 +29,11 @@
 //     section goes on without the lock.
 //   - a rueidislock WithContext/TryWithContext/ForceWithContext whose
 //     returned context — cancelled when the lock is lost — is assigned to
-//     "_" while the section keeps using the parent context, or while the
-//     cancel func is stored or returned (a wrapper's Lock method: the
-//     work runs in its callers, which can never learn of the loss).
+//     "_" while the section keeps using the parent context, or runs a
+//     func its function was passed (a helper's LockOnce(ctx, key, fn):
+//     fn() is never told), or while the cancel func is stored or returned
+//     (a wrapper's Lock method: the work runs in its callers, which can
+//     never learn of the loss).
 //   - a keep-alive that drops a failed renewal: an EXPIRE, an owner-checked
 //     extend script or a library Extend/Refresh of a lock, run in a loop
 //     of a goroutine (or of a function started with go, named as a

@@ -64,6 +64,16 @@ func run(pass *analysis.Pass) (any, error) {
 						lk.How, types.ExprString(lk.ParentCtx)),
 					Related: []analysis.RelatedInformation{{Pos: use.Pos(), End: use.End(), Message: "the parent context is used here"}},
 				})
+			} else if call := droppedLossCallback(pass.TypesInfo, s); call != nil {
+				reportedLoss[lk.Acquire] = true
+				pass.Report(analysis.Diagnostic{
+					Pos: lk.Acquire.Pos(), End: lk.Acquire.End(),
+					Message: fmt.Sprintf("%s returns a context that is cancelled when the lock is lost, but it is assigned to _ "+
+						"and the section runs the caller's %s, which is never told: once the lock is lost, that work runs on while another process holds it; "+
+						"keep the returned context and pass it to the callback (or use safelock.Locker.Do)",
+						lk.How, types.ExprString(call.Fun)),
+					Related: []analysis.RelatedInformation{{Pos: call.Pos(), End: call.End(), Message: "the guarded work runs here"}},
+				})
 			}
 			continue
 		}
@@ -148,6 +158,61 @@ func droppedLossContext(info *types.Info, s *section.Section) ast.Node {
 		return true
 	})
 	return use
+}
+
+// droppedLossCallback returns, when the rueidislock acquire's loss
+// context went to "_", a call in the section of a func-typed parameter of
+// the enclosing function: a lock helper running its caller's work
+// (LockOnce(ctx, key, fn) { _, cancel, err := l.TryWithContext(ctx, key);
+// ...; return fn() }), which then can never learn the lock was lost.
+func droppedLossCallback(info *types.Info, s *section.Section) *ast.CallExpr {
+	lk := s.Lock
+	if blank, ok := lk.LostCtx.(*ast.Ident); !ok || blank.Name != "_" {
+		return nil
+	}
+	var found *ast.CallExpr
+	s.Inspect(func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found != nil {
+			return found == nil
+		}
+		id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok {
+			return true
+		}
+		if _, isFunc := v.Type().Underlying().(*types.Signature); isFunc && isParamOf(s, v) {
+			found = call
+		}
+		return true
+	})
+	return found
+}
+
+// isParamOf reports whether v is a parameter of the function holding
+// the section.
+func isParamOf(s *section.Section, v *types.Var) bool {
+	var ft *ast.FuncType
+	switch f := s.Func.(type) {
+	case *ast.FuncDecl:
+		ft = f.Type
+	case *ast.FuncLit:
+		ft = f.Type
+	}
+	if ft == nil || ft.Params == nil {
+		return false
+	}
+	for _, f := range ft.Params.List {
+		for _, n := range f.Names {
+			if n.Pos() == v.Pos() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // droppedLossAnywhere reports a rueidislock acquire whose lock-loss

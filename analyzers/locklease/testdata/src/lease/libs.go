@@ -164,3 +164,36 @@ func rueidisNoCtx(ctx context.Context) error {
 	cancel()
 	return nil
 }
+
+// A helper runs its caller's work under the lock and drops the loss
+// context: the work is never told.
+func rueidisRun(ctx context.Context, key string, fn func() error) error {
+	_, cancel, err := rlocker.TryWithContext(ctx, key) // want `rueidislock Locker.TryWithContext returns a context that is cancelled when the lock is lost, but it is assigned to _ and the section runs the caller's fn, which is never told`
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	return fn()
+}
+
+// The callback is handed the loss context: told.
+func rueidisRunKept(ctx context.Context, key string, fn func(context.Context) error) error {
+	lockCtx, cancel, err := rlocker.TryWithContext(ctx, key)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	return fn(lockCtx)
+}
+
+// A func made here, not the caller's work, after a dropped context.
+func rueidisLocalFunc(ctx context.Context, key string) error {
+	_, cancel, err := rlocker.TryWithContext(ctx, key)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	count := func() int { return 1 }
+	_ = count()
+	return nil
+}
