@@ -44,9 +44,11 @@
 // The value is traced through local variables, struct fields set in a
 // constructor in another file, package variables, interface methods with
 // one implementation in the package (t.Holder()), helper functions of
-// the package, and exported helpers of other packages that use Redis,
-// math/rand, os or runtime (by analysis facts; other packages are not
-// read, for speed). A value made once and stored by several acquires of
+// the package (a one-statement helper with its parameters bound to the
+// call's arguments: GetUnixMillis() { return UnixMillisOf(time.Now()) }),
+// and exported helpers of other packages that use Redis, math/rand, os,
+// runtime or time (by analysis facts; other packages are not read, for
+// speed). A value made once and stored by several acquires of
 // one function (a retry loop) is reported once.
 // A weak value made outside the acquiring function (a constructor, a
 // token helper of the package) is reported once, where it is made, with

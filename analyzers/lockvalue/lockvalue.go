@@ -542,11 +542,11 @@ func standard(pass *analysis.Pass) bool {
 }
 
 // importsWeakSource reports whether the package can make a weak token
-// another package may store: from math/rand, or from the process ID,
-// hostname or goroutine id (os, runtime).
+// another package may store: from math/rand, from the process ID,
+// hostname or goroutine id (os, runtime), or from the clock (time).
 func importsWeakSource(pkg *types.Package) bool {
 	for _, imp := range pkg.Imports() {
-		if p := imp.Path(); isMathRand(p) || p == "os" || p == "runtime" {
+		if p := imp.Path(); isMathRand(p) || p == "os" || p == "runtime" || p == "time" {
 			return true
 		}
 	}

@@ -68,6 +68,11 @@ type ctx struct {
 	keyFields map[*types.Var]bool
 	keyRecv   string
 	depth     int
+	// bound holds, while a helper's return is traced for one call
+	// (GetUnixMillisByTime(time.Now())), the call's arguments for the
+	// helper's parameters, evaluated in the caller's ctx (outer).
+	bound map[*types.Var]ast.Expr
+	outer *ctx
 }
 
 // assign is one value a variable or field is given.
@@ -626,6 +631,9 @@ func (t *tracer) ident(id *ast.Ident, c ctx) val {
 	if t.global(v) {
 		return t.stores(v, c)
 	}
+	if arg, ok := c.bound[v]; ok {
+		return t.eval(arg, *c.outer)
+	}
 	if v.Pkg() != t.pass.Pkg || v.Parent() == nil || v.Parent() == types.Universe || isParam(c.fd, v) {
 		return unknown // the caller's value
 	}
@@ -869,6 +877,9 @@ func (t *tracer) funcCall(call *ast.CallExpr, fn *types.Func, idx int, c ctx, ar
 			idx = 0
 		}
 		r := t.returns(fd, idx)
+		if r.k&kUnknown != 0 {
+			r = t.returnsFor(fd, call, idx, c)
+		}
 		if r.at == nil && r.k.weak() && fd != c.fd {
 			r.at = call
 		}
@@ -939,6 +950,29 @@ func (t *tracer) returns(fd *ast.FuncDecl, idx int) val {
 	}
 	t.rets[k] = &out
 	return out
+}
+
+// returnsFor traces the result of a function of this package with one
+// return statement for one call, its parameters bound to the call's
+// arguments: GetUnixMillis() { return GetUnixMillisByTime(time.Now()) }
+// with GetUnixMillisByTime(t) { return t.UnixNano() / 1e6 } is a
+// timestamp. Unknown for methods, variadic functions and other shapes.
+func (t *tracer) returnsFor(fd *ast.FuncDecl, call *ast.CallExpr, idx int, c ctx) val {
+	fn, ok := t.info.Defs[fd.Name].(*types.Func)
+	if !ok || fd.Recv != nil || fd.Body == nil || len(fd.Body.List) != 1 || c.depth > 8 {
+		return unknown
+	}
+	sig := fn.Type().(*types.Signature)
+	ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
+	if !ok || sig.Variadic() || sig.Params().Len() != len(call.Args) || idx >= len(ret.Results) || len(ret.Results) != sig.Results().Len() {
+		return unknown
+	}
+	bound := map[*types.Var]ast.Expr{}
+	for i := range sig.Params().Len() {
+		bound[sig.Params().At(i)] = call.Args[i]
+	}
+	outer := c
+	return t.eval(ret.Results[idx], ctx{fd: fd, depth: c.depth + 1, bound: bound, outer: &outer})
 }
 
 func isTuple(info *types.Info, e ast.Expr) bool {
