@@ -28,7 +28,9 @@
 //     helper is a concrete function or method (in this package or
 //     another), or a method of an interface whose only implementation is
 //     declared beside it (type Orders interface{...}; type OrderDB
-//     struct{...}). A write in a helper is reported at the call under the
+//     struct{...}). File writes inside modules downloaded from a proxy
+//     are left out (a logger's klog.Warningf reaches (*os.File).Write;
+//     that is not what the lock protects). A write in a helper is reported at the call under the
 //     lock (s.repo.MarkDone(ctx, id)), with the write's own position in
 //     the message: the call is where the section hands its work on, and
 //     a helper may also be called where no lock is held. An unexported

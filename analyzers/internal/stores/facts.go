@@ -282,15 +282,19 @@ func run(pass *analysis.Pass) (any, error) {
 			break
 		}
 	}
+	exported := map[*types.Func]*WriteFact{}
 	for fn, f := range local {
-		pass.ExportObjectFact(fn, f)
+		if f = exportable(pass, f); f != nil {
+			exported[fn] = f
+			pass.ExportObjectFact(fn, f)
+		}
 	}
 	for m, impl := range ifaces {
-		if f := local[impl]; f != nil && m.Pkg() == pass.Pkg { // not a method embedded from another package
+		if f := exported[impl]; f != nil && m.Pkg() == pass.Pkg { // not a method embedded from another package
 			pass.ExportObjectFact(m, f)
 		}
 	}
-	if len(local) > 0 {
+	if len(exported) > 0 {
 		pass.ExportPackageFact(new(PackageFact))
 	}
 	for _, fd := range decls {
@@ -304,6 +308,28 @@ func run(pass *analysis.Pass) (any, error) {
 		})
 	}
 	return res, nil
+}
+
+// exportable returns the part of f that importers see, or nil. A file
+// write inside a dependency downloaded from a module proxy (a version is
+// known) stays out: there it is a logger writing to stderr or its log
+// file (klog.Warningf reaches (*os.File).Write), not the resource a lock
+// protects. Files a project writes through its own packages, and SQL
+// through any package, travel in facts.
+func exportable(pass *analysis.Pass, f *WriteFact) *WriteFact {
+	if pass.Module == nil || pass.Module.Version == "" {
+		return f
+	}
+	out := &WriteFact{}
+	for _, w := range f.Writes {
+		if w.Kind != File {
+			out.Writes = append(out.Writes, w)
+		}
+	}
+	if len(out.Writes) == 0 {
+		return nil
+	}
+	return out
 }
 
 // summarise computes the writes of one function.

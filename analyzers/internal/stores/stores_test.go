@@ -2,7 +2,10 @@ package stores
 
 import (
 	"go/ast"
+	"slices"
 	"testing"
+
+	"golang.org/x/tools/go/analysis"
 )
 
 func TestIsWriteSQL(t *testing.T) {
@@ -50,5 +53,36 @@ func TestHasCondition(t *testing.T) {
 		if got := hasCondition(c.q, c.params, false, c.named, reaches); got != c.want {
 			t.Errorf("hasCondition(%q) = %v, want %v", c.q, got, c.want)
 		}
+	}
+}
+
+// A logger downloaded from the module proxy writes to stderr or its log
+// file: those file writes stay out of its facts; its SQL, and every write
+// of the project's own modules, do not.
+func TestExportableDropsDependencyFileWrites(t *testing.T) {
+	f := &WriteFact{Writes: []FactWrite{{Kind: File, What: "(*os.File).Write"}, {Kind: SQL, What: "database/sql DB.ExecContext"}}}
+	for _, tc := range []struct {
+		name   string
+		module *analysis.Module
+		want   []Kind
+	}{
+		{"no module (GOPATH)", nil, []Kind{File, SQL}},
+		{"main module", &analysis.Module{Path: "example.com/app", Main: true}, []Kind{File, SQL}},
+		{"dependency", &analysis.Module{Path: "k8s.io/klog/v2", Version: "v2.130.1"}, []Kind{SQL}},
+	} {
+		got := exportable(&analysis.Pass{Module: tc.module}, f)
+		var kinds []Kind
+		if got != nil {
+			for _, w := range got.Writes {
+				kinds = append(kinds, w.Kind)
+			}
+		}
+		if !slices.Equal(kinds, tc.want) {
+			t.Errorf("%s: kinds %v, want %v", tc.name, kinds, tc.want)
+		}
+	}
+	onlyFile := &WriteFact{Writes: []FactWrite{{Kind: File}}}
+	if got := exportable(&analysis.Pass{Module: &analysis.Module{Version: "v1.0.0"}}, onlyFile); got != nil {
+		t.Errorf("a dependency's file-only fact exported: %v", got)
 	}
 }
