@@ -50,7 +50,11 @@
 //     package variable, uses sync/atomic, calls
 //     a Cancel/Stop/Close/Notify-like method (not a time.Ticker's or
 //     Timer's own Stop), panics or exits; nor when
-//     the outcome is returned, sent or handed to another function.
+//     the outcome is returned, sent or handed to another function; nor
+//     when the step reads the lock with a GET before an EXPIRE and, on a
+//     test of that read (key gone, another token), cancels a context or
+//     closes a channel: its own owner check finds a loss at the next
+//     tick (the GET-then-EXPIRE itself is lockrenew's D4).
 //   - a renewal wrapper that answers success when the renewal failed: a
 //     function named as a renewal (Refresh, Extend, Renew, KeepAlive,
 //     Heartbeat) returning an error, whose renewal (the same renewals as

@@ -19,6 +19,9 @@ import (
 type renewal struct {
 	call *ast.CallExpr
 	what string // "EXPIRE of lock l.key", "Mutex.Extend"
+	// read is the GET of the lock before a raw renewal in its function
+	// (lifecycle's ReadBefore), or nil.
+	read *ast.CallExpr
 }
 
 // watchdogRenewals lists the renewals made in a loop of a goroutine or of
@@ -30,7 +33,7 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 	// Which functions goroutines start, and which are called from loops:
 	// a path per call, so computed only for a package that renews.
 	var started, fromLoop map[*ast.FuncDecl]bool
-	add := func(call *ast.CallExpr, what string, inGo bool) {
+	add := func(call *ast.CallExpr, what string, inGo bool, read *ast.CallExpr) {
 		if seen[call] || lifecycle.IsTestFile(pass.Fset, call.Pos()) {
 			return
 		}
@@ -46,7 +49,7 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 			return
 		}
 		seen[call] = true
-		out = append(out, renewal{call: call, what: what})
+		out = append(out, renewal{call: call, what: what, read: read})
 	}
 	renew := func(op *lifecycle.Op) {
 		if op.Kind != lifecycle.Expire || op.Judged {
@@ -55,9 +58,13 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 		// The call in the loop (_ = r.delayExpire(ctx)), and the EXPIRE
 		// inside a helper of this package (a watchdog started with go
 		// start(ctx, key)): whichever drops the outcome.
-		add(op.Call, op.Describe()+" of lock "+op.KeyText(), op.In.InGo)
+		var read *ast.CallExpr
+		if op.ReadBefore != nil && op.ReadBefore.Via == nil && op.Via == nil {
+			read = op.ReadBefore.Call
+		}
+		add(op.Call, op.Describe()+" of lock "+op.KeyText(), op.In.InGo, read)
 		if op.Site != nil && op.Site != op.Call {
-			add(op.Site, op.DescribeAtSite()+" of lock "+op.KeyText(), false)
+			add(op.Site, op.DescribeAtSite()+" of lock "+op.KeyText(), false, nil)
 		}
 	}
 	if lc := res.Lifecycle; lc != nil {
@@ -82,9 +89,9 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 				return true
 			}
 			if c := locklib.Classify(pass.TypesInfo, call); c != nil && c.Role == locklib.Renew {
-				add(call, c.Name(), false)
+				add(call, c.Name(), false, nil)
 			} else if name := lockRenewCall(pass.TypesInfo, call); name != "" {
-				add(call, name, false)
+				add(call, name, false, nil)
 			}
 			return true
 		})
@@ -280,6 +287,9 @@ func dropped(pass *analysis.Pass, r renewal) ast.Node {
 	if body == nil {
 		return nil
 	}
+	if r.read != nil && toldOnRead(pass, body, r.read) {
+		return nil
+	}
 	// Climb from the call through reply accessors (.Result(), .Val(),
 	// .Err(), redis.Int(...)) to the expression's statement.
 	var cur ast.Node = r.call
@@ -394,6 +404,76 @@ climb:
 		return atValue // the lock-lost reply is dropped at its test
 	}
 	return r.call // an error alone says nothing of ownership: the renewal drops it
+}
+
+// toldOnRead reports whether the function around a renewal reads the
+// lock first (read, a GET) and tells the holder on some test of that
+// read's outcome (val != token { cancel() }): the step finds a lost lock
+// by its own owner check, so a dropped renewal outcome loses nothing that
+// the next step does not find.
+func toldOnRead(pass *analysis.Pass, body *ast.BlockStmt, read *ast.CallExpr) bool {
+	info := pass.TypesInfo
+	vars := map[types.Object]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		contains := false
+		for _, e := range as.Rhs {
+			ast.Inspect(e, func(x ast.Node) bool {
+				contains = contains || x == read
+				return !contains
+			})
+		}
+		if contains {
+			for _, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+					if o := info.ObjectOf(id); o != nil {
+						vars[o] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	if len(vars) == 0 {
+		return false
+	}
+	told := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if ifs, ok := n.(*ast.IfStmt); ok && mentions(info, ifs.Cond, vars) && cancels(info, ifs.Body) {
+			told = true
+		}
+		return !told
+	})
+	return told
+}
+
+// cancels reports whether n calls a context.CancelFunc (or
+// CancelCauseFunc) or closes a channel: the holder's work is told.
+func cancels(info *types.Info, n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		call, ok := x.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+			if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "close" {
+				found = true
+				return false
+			}
+		}
+		if named, ok := types.Unalias(info.TypeOf(call.Fun)).(*types.Named); ok {
+			obj := named.Obj()
+			if obj.Pkg() != nil && obj.Pkg().Path() == "context" && (obj.Name() == "CancelFunc" || obj.Name() == "CancelCauseFunc") {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // mentionsValue reports whether e reads one of vars that is not an error.

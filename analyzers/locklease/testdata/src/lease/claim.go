@@ -1,0 +1,110 @@
+package lease
+
+import (
+	"context"
+	"log"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Claim keeps a task's claim key with a GET, a compare and an EXPIRE per
+// tick (lockrenew's concern). Its step tells the task when the key is gone
+// or changed, so the dropped EXPIRE outcome hides nothing the next tick
+// does not find.
+type Claim struct {
+	rdb        *redis.Client
+	key, token string
+}
+
+func (c *Claim) Take(ctx context.Context) (context.Context, bool) {
+	ok, err := c.rdb.SetNX(ctx, c.key, c.token, 45*time.Second).Result()
+	if err != nil || !ok {
+		return ctx, false
+	}
+	work, cancel := context.WithCancel(ctx)
+	go c.keep(work, cancel)
+	return work, true
+}
+
+func (c *Claim) keep(ctx context.Context, cancel context.CancelFunc) {
+	t := time.NewTicker(5 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			c.step(ctx, cancel)
+		}
+	}
+}
+
+func (c *Claim) step(ctx context.Context, cancel context.CancelFunc) {
+	val, err := c.rdb.Get(ctx, c.key).Result()
+	if err == redis.Nil {
+		cancel()
+		return
+	}
+	if err != nil {
+		return
+	}
+	if val != c.token {
+		cancel()
+		return
+	}
+	if err := c.rdb.Expire(ctx, c.key, 45*time.Second).Err(); err != nil {
+		log.Printf("extend %s: %v", c.key, err)
+	}
+}
+
+func (c *Claim) Release(ctx context.Context) {
+	if v, _ := c.rdb.Get(ctx, c.key).Result(); v == c.token {
+		c.rdb.Del(ctx, c.key)
+	}
+}
+
+// Marker reads the key too, but only logs what it finds: nobody is told.
+type Marker struct {
+	rdb        *redis.Client
+	key, token string
+}
+
+func (m *Marker) Take(ctx context.Context) bool {
+	ok, err := m.rdb.SetNX(ctx, m.key, m.token, 45*time.Second).Result()
+	if err != nil || !ok {
+		return false
+	}
+	go m.keep(ctx)
+	return true
+}
+
+func (m *Marker) keep(ctx context.Context) {
+	t := time.NewTicker(5 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			m.step(ctx)
+		}
+	}
+}
+
+func (m *Marker) step(ctx context.Context) {
+	val, err := m.rdb.Get(ctx, m.key).Result()
+	if err != nil || val != m.token {
+		log.Printf("marker %s lost", m.key)
+		return
+	}
+	if err := m.rdb.Expire(ctx, m.key, 45*time.Second).Err(); err != nil { // want `this keep-alive renews with EXPIRE of lock m.key but drops the outcome`
+		log.Printf("extend %s: %v", m.key, err)
+	}
+}
+
+func (m *Marker) Release(ctx context.Context) {
+	if v, _ := m.rdb.Get(ctx, m.key).Result(); v == m.token {
+		m.rdb.Del(ctx, m.key)
+	}
+}
