@@ -955,6 +955,14 @@ func (b *builder) summary(fd *ast.FuncDecl, ops []*Op) *FuncFact {
 		if op.ttlExpr != nil && !op.TTL && !op.NoTTL {
 			fo.TTLParam = env.Of(op.ttlExpr).Param() + 1
 		}
+		if op.NoTTL && op.Kind == Acquire {
+			if p := zeroTTLBranch(b.pass.TypesInfo, fd, op.Call); p >= 0 {
+				// SETNX without a TTL only when the caller passes none
+				// (if expires > 0 { return withTTL(...) }): the caller's
+				// argument decides, as for a TTL passed through.
+				fo.NoTTL, fo.TTLParam = false, p+1
+			}
+		}
 		fo.ScriptParam, fo.ScriptKey = op.scriptParam, op.scriptKey
 		op.fact = len(f.Ops)
 		f.Ops = append(f.Ops, fo)
@@ -964,6 +972,97 @@ func (b *builder) summary(fd *ast.FuncDecl, ops []*Op) *FuncFact {
 	}
 	f.ReturnsValue = returnsValue(env, fd, ops)
 	return f
+}
+
+// zeroTTLBranch returns the index of a numeric parameter p of fd when
+// call runs only where p is not positive: inside if p <= 0 (or p == 0,
+// p < 1) or the else of if p > 0 (or p != 0, p >= 1), or after an if p > 0
+// whose body returns, at the top level of fd's body. -1 otherwise.
+func zeroTTLBranch(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) int {
+	if fd.Body == nil || fd.Type.Params == nil {
+		return -1
+	}
+	params := map[types.Object]int{}
+	i := 0
+	for _, f := range fd.Type.Params.List {
+		for _, n := range f.Names {
+			if o := info.Defs[n]; o != nil {
+				if b, ok := o.Type().Underlying().(*types.Basic); ok && b.Info()&types.IsNumeric != 0 {
+					params[o] = i
+				}
+			}
+			i++
+		}
+		if len(f.Names) == 0 {
+			i++
+		}
+	}
+	// positive returns the parameter a condition tests for > 0 (pos
+	// true) or <= 0 (pos false).
+	test := func(cond ast.Expr) (int, bool, bool) {
+		be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+		if !ok {
+			return -1, false, false
+		}
+		id, ok := ast.Unparen(be.X).(*ast.Ident)
+		if !ok {
+			return -1, false, false
+		}
+		p, ok := params[info.Uses[id]]
+		tv := info.Types[be.Y]
+		if !ok || tv.Value == nil {
+			return -1, false, false
+		}
+		n, exact := constant.Int64Val(constant.ToInt(tv.Value))
+		if !exact {
+			return -1, false, false
+		}
+		switch {
+		case be.Op == token.GTR && n == 0, be.Op == token.NEQ && n == 0, be.Op == token.GEQ && n == 1:
+			return p, true, true
+		case be.Op == token.LEQ && n == 0, be.Op == token.EQL && n == 0, be.Op == token.LSS && n == 1:
+			return p, false, true
+		}
+		return -1, false, false
+	}
+	in := func(n ast.Node) bool { return n != nil && n.Pos() <= call.Pos() && call.End() <= n.End() }
+	returns := func(b *ast.BlockStmt) bool {
+		if len(b.List) == 0 {
+			return false
+		}
+		_, ok := b.List[len(b.List)-1].(*ast.ReturnStmt)
+		return ok
+	}
+	found := -1
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || found >= 0 {
+			return found < 0
+		}
+		p, pos, ok := test(ifs.Cond)
+		if !ok {
+			return true
+		}
+		switch {
+		case !pos && in(ifs.Body), pos && ifs.Else != nil && in(ifs.Else):
+			found = p
+		}
+		return true
+	})
+	if found >= 0 {
+		return found
+	}
+	for _, st := range fd.Body.List {
+		if st.Pos() >= call.Pos() {
+			break
+		}
+		if ifs, ok := st.(*ast.IfStmt); ok && ifs.Init == nil && ifs.Else == nil && returns(ifs.Body) {
+			if p, pos, ok := test(ifs.Cond); ok && pos {
+				return p
+			}
+		}
+	}
+	return -1
 }
 
 // returnsValue finds a result that returns the value of an acquire in fd.
