@@ -17,6 +17,7 @@
 //     order and case, and Script.Do/Send.
 //   - rueidis.go: rueidis command builders (B().Set().Key(k)...Build()) and
 //     rueidis.NewLuaScript(...).Exec.
+//   - gredis.go: GoFrame's gredis client (g.Redis().SetNX, Do, Eval).
 //   - args.go: the raw-argument parser shared by Do-style calls.
 //   - script.go: finding Lua text behind an expression: literals, constants,
 //     package-level variables, //go:embed files, NewScript values.
@@ -45,6 +46,7 @@ const (
 	GoRedis Client = iota + 1 // go-redis v6..v9
 	Redigo                    // gomodule/redigo, garyburd/redigo
 	Rueidis                   // redis/rueidis
+	GoFrame                   // gogf/gf gredis
 )
 
 func (c Client) String() string {
@@ -55,6 +57,8 @@ func (c Client) String() string {
 		return "redigo"
 	case Rueidis:
 		return "rueidis"
+	case GoFrame:
+		return "gredis"
 	}
 	return "unknown"
 }

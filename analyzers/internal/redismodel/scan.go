@@ -69,7 +69,7 @@ func ImportsClient(pkg *types.Package) bool {
 
 // IsClientPackage reports whether path is a supported client package.
 func IsClientPackage(path string) bool {
-	return isGoRedis(path) || isRedigo(path) || isRueidis(path)
+	return isGoRedis(path) || isRedigo(path) || isRueidis(path) || isGoFrame(path)
 }
 
 // Scan visits every call expression inside function bodies (and
@@ -116,6 +116,8 @@ func (p *parser) command(call *ast.CallExpr) *Command {
 		return p.redigo(call, fn)
 	case isRueidis(path):
 		return p.rueidis(call, fn)
+	case isGoFrame(path):
+		return p.goFrame(call, fn)
 	case fn.Pkg() == p.pass.Pkg && p.rawWrappers()[fn]:
 		return p.redigo(call, fn)
 	case goRedisSubset(fn) || p.optedIn(fn):
