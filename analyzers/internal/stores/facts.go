@@ -317,7 +317,7 @@ func run(pass *analysis.Pass) (any, error) {
 // protects. Files a project writes through its own packages, and SQL
 // through any package, travel in facts.
 func exportable(pass *analysis.Pass, f *WriteFact) *WriteFact {
-	if pass.Module == nil || pass.Module.Version == "" {
+	if !downloaded(pass) {
 		return f
 	}
 	out := &WriteFact{}
@@ -330,6 +330,26 @@ func exportable(pass *analysis.Pass, f *WriteFact) *WriteFact {
 		return nil
 	}
 	return out
+}
+
+// downloaded reports whether the package comes from a module downloaded
+// from a proxy: its module has a version, or, where the driver does not
+// say (Module is nil with some loaders), its files lie in the module
+// cache, under a directory named path@version.
+func downloaded(pass *analysis.Pass) bool {
+	if pass.Module != nil {
+		return pass.Module.Version != ""
+	}
+	if len(pass.Files) == 0 {
+		return false
+	}
+	dir := filepath.ToSlash(filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name()))
+	for _, elem := range strings.Split(dir, "/") {
+		if at := strings.LastIndex(elem, "@v"); at > 0 && at+2 < len(elem) && elem[at+2] >= '0' && elem[at+2] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // summarise computes the writes of one function.

@@ -2,6 +2,8 @@ package stores
 
 import (
 	"go/ast"
+	"go/parser"
+	"go/token"
 	"slices"
 	"testing"
 
@@ -79,6 +81,23 @@ func TestExportableDropsDependencyFileWrites(t *testing.T) {
 		}
 		if !slices.Equal(kinds, tc.want) {
 			t.Errorf("%s: kinds %v, want %v", tc.name, kinds, tc.want)
+		}
+	}
+	// Loaders that leave Module nil: the file's directory in the module
+	// cache tells.
+	fset := token.NewFileSet()
+	for dir, want := range map[string]int{
+		"/root/go/pkg/mod/k8s.io/klog/v2@v2.130.1": 1,
+		"/home/me/src/app/internal/store":          2,
+		"/home/me/src/app@home/store":              2,
+	} {
+		file, err := parser.ParseFile(fset, dir+"/x.go", "package x", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := exportable(&analysis.Pass{Fset: fset, Files: []*ast.File{file}}, f)
+		if got == nil || len(got.Writes) != want {
+			t.Errorf("%s: %v, want %d writes", dir, got, want)
 		}
 	}
 	onlyFile := &WriteFact{Writes: []FactWrite{{Kind: File}}}
