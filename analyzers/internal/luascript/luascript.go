@@ -193,6 +193,24 @@ func Parse(src string) *Script {
 			compared = true
 			s.Compares = true
 		}
+		// string.find(v, ARGV[1], 1, true) or v:find(token): the value is
+		// tested against the caller's token (a prefix or part of it, as a
+		// worker id in "worker:job"): an owner check, if a loose one.
+		if t.text == "find" && i > 0 && (toks[i-1].text == "." || toks[i-1].text == ":") && i+1 < len(toks) && toks[i+1].text == "(" {
+			depth := 0
+			for j := i + 1; j < len(toks); j++ {
+				if toks[j].text == "(" {
+					depth++
+				} else if toks[j].text == ")" {
+					if depth--; depth == 0 {
+						break
+					}
+				} else if isCallerValue(j) {
+					compared = true
+					s.Compares = true
+				}
+			}
+		}
 		if cmd, key, ok := callAt(toks, i, keyIndex); ok {
 			e := Effect{Command: cmd, Key: key, Checked: compared}
 			args := callArgs(toks, i)

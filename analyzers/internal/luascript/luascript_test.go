@@ -47,6 +47,12 @@ func TestParse(t *testing.T) {
 			del: true, delChecked: true},
 		{name: "delex", src: `return redis.call('DELEX', KEYS[1], 'IFEQ', ARGV[1])`, del: true, delChecked: true},
 		{name: "long string", src: "redis.call([[del]], KEYS[1])", del: true},
+		{name: "string.find of the caller's token", src: "local v = redis.call('get', KEYS[1])\nif v and string.find(v, ARGV[1], 1, true) then return redis.call('del', KEYS[1]) end return 0",
+			del: true, delChecked: true},
+		{name: "method find of a token alias", src: "local tok = ARGV[1]\nlocal v = redis.call('get', KEYS[1])\nif v and v:find(tok, 1, true) then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0",
+			exp: true, expChecked: true},
+		{name: "string.find of a constant is no owner check", src: "local v = redis.call('get', KEYS[1])\nif v and string.find(v, 'worker', 1, true) then return redis.call('del', KEYS[1]) end return 0",
+			del: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
