@@ -52,9 +52,10 @@
 //     Timer's own Stop), panics or exits; nor when
 //     the outcome is returned, sent or handed to another function; nor
 //     when the step reads the lock with a GET before an EXPIRE and, on a
-//     test of that read (key gone, another token), cancels a context or
-//     closes a channel: its own owner check finds a loss at the next
-//     tick (the GET-then-EXPIRE itself is lockrenew's D4).
+//     test of that read (key gone, another token), tells the holder as a
+//     failure branch would (cancels, closes a channel, clears
+//     s.isLeader): its own owner check finds a loss at the next tick (the
+//     GET-then-EXPIRE itself is lockrenew's D4).
 //   - a renewal wrapper that answers success when the renewal failed: a
 //     function named as a renewal (Refresh, Extend, Renew, KeepAlive,
 //     Heartbeat) returning an error, whose renewal (the same renewals as

@@ -408,9 +408,10 @@ climb:
 
 // toldOnRead reports whether the function around a renewal reads the
 // lock first (read, a GET) and tells the holder on some test of that
-// read's outcome (val != token { cancel() }): the step finds a lost lock
-// by its own owner check, so a dropped renewal outcome loses nothing that
-// the next step does not find.
+// read's outcome (val != token { cancel() }, or an else that sets
+// s.isLeader = false; see signals): the step finds a lost lock by its own
+// owner check, so a dropped renewal outcome loses nothing that the next
+// step does not find.
 func toldOnRead(pass *analysis.Pass, body *ast.BlockStmt, read *ast.CallExpr) bool {
 	info := pass.TypesInfo
 	vars := map[types.Object]bool{}
@@ -442,38 +443,13 @@ func toldOnRead(pass *analysis.Pass, body *ast.BlockStmt, read *ast.CallExpr) bo
 	}
 	told := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		if ifs, ok := n.(*ast.IfStmt); ok && mentions(info, ifs.Cond, vars) && cancels(info, ifs.Body) {
+		if ifs, ok := n.(*ast.IfStmt); ok && mentions(info, ifs.Cond, vars) &&
+			(signals(pass, ifs.Body) || ifs.Else != nil && signals(pass, ifs.Else)) {
 			told = true
 		}
 		return !told
 	})
 	return told
-}
-
-// cancels reports whether n calls a context.CancelFunc (or
-// CancelCauseFunc) or closes a channel: the holder's work is told.
-func cancels(info *types.Info, n ast.Node) bool {
-	found := false
-	ast.Inspect(n, func(x ast.Node) bool {
-		call, ok := x.(*ast.CallExpr)
-		if !ok || found {
-			return !found
-		}
-		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-			if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "close" {
-				found = true
-				return false
-			}
-		}
-		if named, ok := types.Unalias(info.TypeOf(call.Fun)).(*types.Named); ok {
-			obj := named.Obj()
-			if obj.Pkg() != nil && obj.Pkg().Path() == "context" && (obj.Name() == "CancelFunc" || obj.Name() == "CancelCauseFunc") {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
 }
 
 // mentionsValue reports whether e reads one of vars that is not an error.

@@ -108,3 +108,52 @@ func (m *Marker) Release(ctx context.Context) {
 		m.rdb.Del(ctx, m.key)
 	}
 }
+
+// Leader keeps a leader key per tick; losing it clears isLeader, which
+// the scheduler reads before each run.
+type Leader struct {
+	rdb      *redis.Client
+	id       string
+	isLeader bool
+}
+
+func (l *Leader) Start(ctx context.Context) { go l.run(ctx) }
+
+func (l *Leader) run(ctx context.Context) {
+	t := time.NewTicker(5 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			l.tick(ctx)
+		}
+	}
+}
+
+func (l *Leader) tick(ctx context.Context) {
+	if ok, err := l.rdb.SetNX(ctx, "leader", l.id, 15*time.Second).Result(); err == nil && ok {
+		l.isLeader = true
+		return
+	}
+	cur, err := l.rdb.Get(ctx, "leader").Result()
+	if err != nil {
+		l.isLeader = false
+		return
+	}
+	if cur == l.id {
+		l.rdb.Expire(ctx, "leader", 15*time.Second)
+		l.isLeader = true
+	} else {
+		l.isLeader = false
+	}
+}
+
+func (l *Leader) Leading() bool { return l.isLeader }
+
+func (l *Leader) Resign(ctx context.Context) {
+	if cur, _ := l.rdb.Get(ctx, "leader").Result(); cur == l.id {
+		l.rdb.Del(ctx, "leader")
+	}
+}
