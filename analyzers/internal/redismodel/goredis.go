@@ -25,21 +25,9 @@ func (p *parser) goRedis(call *ast.CallExpr, fn *types.Func) *Command {
 	if sig.Recv() == nil {
 		return nil // NewClient, NewScript, ...: not commands
 	}
-	cmd := &Command{Client: GoRedis, Package: fn.Pkg().Path(), Call: call, Method: fn, info: p.info}
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		cmd.Recv = sel.X
-	}
-	args := call.Args
+	cmd, args := p.methodCommand(call, fn, GoRedis)
 	spread := call.Ellipsis.IsValid()
-	if sig.Params().Len() > 0 && isContext(sig.Params().At(0).Type()) && len(args) > 0 {
-		cmd.CtxArg, args = args[0], args[1:]
-	}
-	arg := func(i int) ast.Expr {
-		if i < len(args) {
-			return args[i]
-		}
-		return nil
-	}
+	arg := func(i int) ast.Expr { return argAt(args, i) }
 	name := fn.Name()
 
 	if recvNamed(sig) == "Script" {
@@ -124,26 +112,56 @@ func (p *parser) goRedis(call *ast.CallExpr, fn *types.Func) *Command {
 			cmd.Keys = knownArgs(args[1:], spread)
 		}
 	default:
-		// Any other command method whose first parameter is the key.
-		params := sig.Params()
-		first := 0
-		if cmd.CtxArg != nil {
-			first = 1
-		}
-		if params.Len() <= first {
-			return nil
-		}
-		switch params.At(first).Name() {
-		case "key":
-			cmd.Keys = nonNil(arg(0))
-		case "keys":
-			cmd.Keys = knownArgs(args, spread)
-			cmd.Partial = spread
-		default:
-			return nil
-		}
-		cmd.Name = strings.ToUpper(name)
+		return keyFirst(cmd, args, spread)
 	}
+	return cmd
+}
+
+// methodCommand starts the model of a call of a client method: the
+// command with its client, call and receiver, and the call's arguments
+// after a leading context.Context (recorded as CtxArg).
+func (p *parser) methodCommand(call *ast.CallExpr, fn *types.Func, client Client) (*Command, []ast.Expr) {
+	cmd := &Command{Client: client, Package: fn.Pkg().Path(), Call: call, Method: fn, info: p.info}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		cmd.Recv = sel.X
+	}
+	args := call.Args
+	if sig := fn.Type().(*types.Signature); sig.Params().Len() > 0 && isContext(sig.Params().At(0).Type()) && len(args) > 0 {
+		cmd.CtxArg, args = args[0], args[1:]
+	}
+	return cmd, args
+}
+
+// argAt returns args[i], or nil past the end.
+func argAt(args []ast.Expr, i int) ast.Expr {
+	if i < len(args) {
+		return args[i]
+	}
+	return nil
+}
+
+// keyFirst models any other command method by its name, when its first
+// parameter after the context is the key ("key") or the keys ("keys");
+// nil otherwise.
+func keyFirst(cmd *Command, args []ast.Expr, spread bool) *Command {
+	params := cmd.Method.Type().(*types.Signature).Params()
+	first := 0
+	if cmd.CtxArg != nil {
+		first = 1
+	}
+	if params.Len() <= first {
+		return nil
+	}
+	switch params.At(first).Name() {
+	case "key":
+		cmd.Keys = nonNil(argAt(args, 0))
+	case "keys":
+		cmd.Keys = knownArgs(args, spread)
+		cmd.Partial = spread
+	default:
+		return nil
+	}
+	cmd.Name = strings.ToUpper(cmd.Method.Name())
 	return cmd
 }
 

@@ -22,22 +22,12 @@ func (p *parser) goFrame(call *ast.CallExpr, fn *types.Func) *Command {
 	if sig.Recv() == nil {
 		return nil // Instance, SetConfig, ...: not commands
 	}
-	cmd := &Command{Client: GoFrame, Package: fn.Pkg().Path(), Call: call, Method: fn, info: p.info}
-	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		cmd.Recv = sel.X
+	cmd, args := p.methodCommand(call, fn, GoFrame)
+	if cmd.CtxArg == nil {
+		return nil // every gredis command takes a context first
 	}
-	args := call.Args
 	spread := call.Ellipsis.IsValid()
-	if sig.Params().Len() == 0 || !isContext(sig.Params().At(0).Type()) || len(args) == 0 {
-		return nil
-	}
-	cmd.CtxArg, args = args[0], args[1:]
-	arg := func(i int) ast.Expr {
-		if i < len(args) {
-			return args[i]
-		}
-		return nil
-	}
+	arg := func(i int) ast.Expr { return argAt(args, i) }
 	switch name := fn.Name(); name {
 	case "Do":
 		word, ok := constString(p.info, arg(0))
@@ -84,20 +74,7 @@ func (p *parser) goFrame(call *ast.CallExpr, fn *types.Func) *Command {
 			cmd.Partial = true
 		}
 	default:
-		params := sig.Params()
-		if params.Len() < 2 {
-			return nil
-		}
-		switch params.At(1).Name() {
-		case "key":
-			cmd.Keys = nonNil(arg(0))
-		case "keys":
-			cmd.Keys = knownArgs(args, spread)
-			cmd.Partial = spread
-		default:
-			return nil
-		}
-		cmd.Name = strings.ToUpper(name)
+		return keyFirst(cmd, args, spread)
 	}
 	return cmd
 }
