@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -185,6 +186,25 @@ type Lock struct {
 	// usedAsLock: the acquire is in a wrapper named after the command
 	// (Client.SetNX) that a lock of this package calls to take its lock.
 	usedAsLock bool
+	// Once the package's locks are built (done), IsLock and lockWord are
+	// remembered: rules ask them for every op of a lock, and a package
+	// with hundreds of ops on one key made that quadratic in renderings.
+	// Rules run concurrently, hence atomics (0 until computed).
+	done         bool
+	word, isLock atomic.Int32
+}
+
+// remembered answers of a done Lock.
+const (
+	answerNo int32 = iota + 1
+	answerYes
+)
+
+func answerOf(b bool) int32 {
+	if b {
+		return answerYes
+	}
+	return answerNo
 }
 
 // KeyText names the op's key for messages, the one way every rule does:
@@ -287,6 +307,9 @@ func run(pass *analysis.Pass) (any, error) {
 	b.placeSites()
 	b.joinLocks()
 	b.exportFacts()
+	for _, l := range b.locks {
+		l.done = true
+	}
 
 	res.Funcs = b.ops
 	res.Calls = b.calls
@@ -1548,6 +1571,17 @@ var dataWords = []string{"idempot", "dedup", "duplicate", "done", "processed", "
 // seed), or when its key or function names a record of something done
 // (dataWords). When unsure, rules stay silent.
 func (l *Lock) IsLock(pass *analysis.Pass) bool {
+	if a := l.isLock.Load(); l.done && a != 0 {
+		return a == answerYes
+	}
+	is := l.isLockNow(pass)
+	if l.done {
+		l.isLock.Store(answerOf(is))
+	}
+	return is
+}
+
+func (l *Lock) isLockNow(pass *analysis.Pass) bool {
 	if l.Flag() {
 		return false
 	}
@@ -1639,6 +1673,17 @@ func caseOf(pass *analysis.Pass, call *ast.CallExpr) ast.Node {
 // releasing or renewing it (not one that merely reads or writes it: a
 // Go-mutex helper named lockBatch that loads a record is no evidence).
 func (l *Lock) lockWord() bool {
+	if a := l.word.Load(); l.done && a != 0 {
+		return a == answerYes
+	}
+	w := l.lockWordNow()
+	if l.done {
+		l.word.Store(answerOf(w))
+	}
+	return w
+}
+
+func (l *Lock) lockWordNow() bool {
 	if l.ByParam || containsAny(unqualified(l.Key.String()), lockWords) {
 		return true
 	}
