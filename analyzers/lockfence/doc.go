@@ -30,7 +30,11 @@
 //     declared beside it (type Orders interface{...}; type OrderDB
 //     struct{...}). File writes inside modules downloaded from a proxy
 //     are left out (a logger's klog.Warningf reaches (*os.File).Write;
-//     that is not what the lock protects). A write in a helper is reported at the call under the
+//     that is not what the lock protects), and so is an UPDATE whose WHERE
+//     requires a column it sets to be empty or to hold an expected value
+//     (SET device_id = ? WHERE ... AND device_id IS NULL; SET status =
+//     'done' WHERE status = 'pending'): the row refuses a stale holder's
+//     write by itself. A write in a helper is reported at the call under the
 //     lock (s.repo.MarkDone(ctx, id)), with the write's own position in
 //     the message: the call is where the section hands its work on, and
 //     a helper may also be called where no lock is held. An unexported

@@ -128,6 +128,9 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 			continue // judged with the INCR below
 		}
 		if !fenced {
+			if w.SelfGuarded() {
+				continue // UPDATE ... WHERE the set column is still empty: the row refuses a stale write
+			}
 			if w.Kind != stores.Fenced && (len(unfenced) == 0 || unfenced[len(unfenced)-1].Call != w.Call) {
 				unfenced = append(unfenced, w)
 			}

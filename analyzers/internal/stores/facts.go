@@ -88,6 +88,7 @@ type FactWrite struct {
 	// parameters bound to a fence condition of its statement.
 	Reach, Cond []int
 	NeedsCond   bool // the write overwrites (UPDATE, DELETE, gorm Save, ...)
+	SelfGuarded bool // its statement refuses to overwrite (see Write.SelfGuarded)
 	CondKnown   bool // the statement text is fully known
 
 	// A wrapper that runs SQL text it gets as parameter QueryParam
@@ -413,7 +414,7 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 			}
 		}
 		if w != nil && w.Kind != Redis {
-			fw := FactWrite{Kind: w.Kind, What: w.What, Where: at, NeedsCond: w.NeedsCondition(), Variadic: -1}
+			fw := FactWrite{Kind: w.Kind, What: w.What, Where: at, NeedsCond: w.NeedsCondition(), SelfGuarded: w.SelfGuarded(), Variadic: -1}
 			anyCond := false // the statement has a fence condition at all
 			if fw.NeedsCond {
 				_, fw.CondKnown = w.FenceCondition(func(ast.Expr) bool { return false })

@@ -51,6 +51,42 @@ func (w *Write) NeedsCondition() bool {
 	return false
 }
 
+// SelfGuarded reports whether the write's own statement refuses to
+// overwrite: an UPDATE whose WHERE requires a column it sets to be empty
+// or to hold an expected value (SET device_id = ? WHERE ... AND
+// (device_id = ” OR device_id IS NULL); SET status = 'done' WHERE
+// status = 'pending'). The database then decides at the row what the lock
+// was for (set once, move a state on once), and a stale holder's write
+// finds the row changed.
+func (w *Write) SelfGuarded() bool {
+	if w.via != nil {
+		return w.via.SelfGuarded
+	}
+	return w.Kind == SQL && w.Complete && selfGuarded(w.Query)
+}
+
+var (
+	updateSetWhere = regexp.MustCompile(`(?is)^\s*update\s+\S+\s+set\s+(.*?)\s+where\s+(.*)$`)
+	setColumn      = regexp.MustCompile(`(?i)(?:^|,)\s*[\x60"]?([A-Za-z_][A-Za-z0-9_]*)[\x60"]?\s*=`)
+)
+
+// selfGuarded is SelfGuarded for statement text q.
+func selfGuarded(q string) bool {
+	m := updateSetWhere.FindStringSubmatch(q)
+	if m == nil {
+		return false
+	}
+	where := m[2]
+	for _, c := range setColumn.FindAllStringSubmatch(m[1], -1) {
+		col := regexp.QuoteMeta(c[1])
+		guard := regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.])[\x60"]?` + col + `[\x60"]?\s*(?:is\s+null\b|=\s*(?:''|'[^']*'|\?|\$\d+|:[A-Za-z_]\w*|@[A-Za-z_]\w*))`)
+		if guard.MatchString(where) {
+			return true
+		}
+	}
+	return false
+}
+
 // FenceCondition reports whether the write's statement compares a fence
 // column with "<" or "<=" against a value bound to a fencing token
 // (reaches says which expressions carry one). known is false when the

@@ -105,3 +105,20 @@ func TestExportableDropsDependencyFileWrites(t *testing.T) {
 		t.Errorf("a dependency's file-only fact exported: %v", got)
 	}
 }
+
+func TestSelfGuarded(t *testing.T) {
+	for q, want := range map[string]bool{
+		"UPDATE oai_accounts SET oai_device_id = ? WHERE id = ? AND deleted_at IS NULL AND (oai_device_id = '' OR oai_device_id IS NULL)": true,
+		"UPDATE orders SET status = 'done' WHERE id = ? AND status = 'pending'":                                                           true,
+		"update t set owner = $1 where id = $2 and owner is null":                                                                         true,
+		"UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?":                                                         false,
+		"UPDATE orders SET status = 'done' WHERE id = ?":                                                                                  false,
+		"UPDATE t SET a = ?, b = ? WHERE id = ? AND c IS NULL":                                                                            false,
+		"DELETE FROM t WHERE owner IS NULL":                                                                                               false,
+		"UPDATE t SET a = ? WHERE ta = ?":                                                                                                 false,
+	} {
+		if got := selfGuarded(q); got != want {
+			t.Errorf("selfGuarded(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
