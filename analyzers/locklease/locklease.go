@@ -54,25 +54,26 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		acquired := analysis.RelatedInformation{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}
 		if lk.Lib == locklib.Rueidislock {
+			// The loss context went to "_" while the section goes on with
+			// the parent context, or runs its caller's callback.
+			var goesOn, fix, relMsg string
+			var at ast.Node
 			if use := droppedLossContext(pass.TypesInfo, s); use != nil {
-				reportedLoss[lk.Acquire] = true
-				pass.Report(analysis.Diagnostic{
-					Pos: lk.Acquire.Pos(), End: lk.Acquire.End(),
-					Message: fmt.Sprintf("%s returns a context that is cancelled when the lock is lost, but it is assigned to _ "+
-						"and the section goes on with %s: once the lock is lost, this work runs on while another process holds it; "+
-						"keep the returned context and use it in the section (or use safelock.Locker.Do)",
-						lk.How, types.ExprString(lk.ParentCtx)),
-					Related: []analysis.RelatedInformation{{Pos: use.Pos(), End: use.End(), Message: "the parent context is used here"}},
-				})
+				at, relMsg = use, "the parent context is used here"
+				goesOn = "the section goes on with " + types.ExprString(lk.ParentCtx) + ": once the lock is lost, this work runs on"
+				fix = "keep the returned context and use it in the section"
 			} else if call := droppedLossCallback(pass.TypesInfo, s); call != nil {
+				at, relMsg = call, "the guarded work runs here"
+				goesOn = "the section runs the caller's " + types.ExprString(call.Fun) + ", which is never told: once the lock is lost, that work runs on"
+				fix = "keep the returned context and pass it to the callback"
+			}
+			if at != nil {
 				reportedLoss[lk.Acquire] = true
 				pass.Report(analysis.Diagnostic{
 					Pos: lk.Acquire.Pos(), End: lk.Acquire.End(),
 					Message: fmt.Sprintf("%s returns a context that is cancelled when the lock is lost, but it is assigned to _ "+
-						"and the section runs the caller's %s, which is never told: once the lock is lost, that work runs on while another process holds it; "+
-						"keep the returned context and pass it to the callback (or use safelock.Locker.Do)",
-						lk.How, types.ExprString(call.Fun)),
-					Related: []analysis.RelatedInformation{{Pos: call.Pos(), End: call.End(), Message: "the guarded work runs here"}},
+						"and %s while another process holds it; %s (or use safelock.Locker.Do)", lk.How, goesOn, fix),
+					Related: []analysis.RelatedInformation{{Pos: at.Pos(), End: at.End(), Message: relMsg}},
 				})
 			}
 			continue
