@@ -280,38 +280,3 @@ func (r *runner) cleanup(ctx context.Context) {
 		}
 	}
 }
-
-// pauseDetector measures how late a 1 ms sleep wakes up: the stalls (GC,
-// scheduler, a busy machine) a lock holder on this host would also suffer.
-type pauseDetector struct {
-	h    *Hist
-	quit chan struct{}
-	done chan struct{}
-}
-
-func startPauseDetector() *pauseDetector {
-	p := &pauseDetector{h: NewHist(), quit: make(chan struct{}), done: make(chan struct{})}
-	go func() {
-		defer close(p.done)
-		const tick = time.Millisecond
-		t := time.NewTimer(tick)
-		defer t.Stop()
-		for {
-			start := time.Now()
-			select {
-			case <-p.quit:
-				return
-			case <-t.C:
-				p.h.Record(time.Since(start) - tick)
-				t.Reset(tick)
-			}
-		}
-	}()
-	return p
-}
-
-func (p *pauseDetector) stop() *Hist {
-	close(p.quit)
-	<-p.done
-	return p.h
-}
