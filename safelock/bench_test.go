@@ -170,7 +170,7 @@ func contend(b *testing.B, srv *redistest.Server, clients int, hold time.Duratio
 				}
 				waits[i] = append(waits[i], time.Since(t0))
 				grants[i]++
-				time.Sleep(hold)
+				holdFor(hold)
 				if err := lease.Release(ctx); err != nil {
 					b.Error(err)
 					return
