@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"sync"
 	"time"
 )
@@ -31,6 +32,14 @@ func (r *runner) latency(ctx context.Context, rep *Report, lockers []Locker) err
 		impls[i] = &impl{l: l, key: r.key(l.Name(), "lat"), acq: NewHist(), ren: NewHist(), rel: NewHist(), cyc: NewHist()}
 	}
 	r.progress("latency: interleaved")
+	// Each round runs the implementations in a new random order. A fixed
+	// order, even rotated, gives each implementation the same predecessor
+	// in most rounds, and a client's background work after its own op
+	// (rueidis's pipeline goroutines) slowed whichever op came next by a
+	// quarter.
+	order := make([]*impl, len(impls))
+	copy(order, impls)
+	rng := rand.New(rand.NewPCG(1, uint64(len(impls))))
 	for i := 0; i < r.cfg.Ops; i++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -47,8 +56,8 @@ func (r *runner) latency(ctx context.Context, rep *Report, lockers []Locker) err
 		} else {
 			set.Record(time.Since(t0))
 		}
-		for k := range impls {
-			m := impls[(i+k)%len(impls)] // rotate, so no implementation always runs first
+		rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+		for _, m := range order {
 			before, beforeTrips := r.t.Commands.Load(), r.t.RoundTrips.Load()
 			r.cycle(ctx, m.l, m.key, m.acq, m.ren, m.rel, m.cyc)
 			m.commands += r.t.Commands.Load() - before
