@@ -8,9 +8,10 @@
 // What each workload measures, and what it does not:
 //
 //   - latency: one client, uncontended. Acquire, renew and release of the
-//     implementations are interleaved op by op, with each other and with
-//     PING and SET on the same client, so all see the same conditions and every figure also reads
-//     as a multiple of one round trip (PING p50). Commands on the wire are
+//     implementations are interleaved op by op, in a new random order each
+//     round, with each other and with PING and SET on the same client, so
+//     all see the same conditions (also the same predecessors) and every
+//     figure also reads as a multiple of one round trip (PING p50). Commands on the wire are
 //     counted by a go-redis hook (and a wrapper for rueidis), not assumed.
 //     The renew margin holds a lease and renews it every TTL/3, as a
 //     watchdog would, and records the time left on the lease at each
