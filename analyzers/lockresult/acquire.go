@@ -86,6 +86,27 @@ func rawAcquire(info *types.Info, cmd *redismodel.Command) *acquire {
 	return nil
 }
 
+// failOpenAcquire names a raw NX acquire for the fail-open check, which
+// follows only the call's error result: rawAcquire's, and GoFrame
+// gredis's SetNX and Do(SET ... NX). The other checks do not judge gredis
+// acquires: how its callers read a held lock (Do gives a gvar holding
+// nil, with a nil error) is not modelled yet.
+func failOpenAcquire(info *types.Info, cmd *redismodel.Command) string {
+	if a := rawAcquire(info, cmd); a != nil {
+		return a.name
+	}
+	if cmd.Client != redismodel.GoFrame || !cmd.AcquiresNX() || cmd.Script != nil || cmd.In.Multi || cmd.In.Pipeline {
+		return ""
+	}
+	switch cmd.Method.Name() {
+	case "SetNX":
+		return "SetNX"
+	case "Do":
+		return "Do(" + cmd.Name + " NX)"
+	}
+	return ""
+}
+
 // libAcquire describes a lock-library acquire (safelock TryAcquire and
 // Acquire, redsync Mutex.Lock and friends, bsm/redislock Obtain,
 // rueidislock WithContext), or nil. safelock's Do runs the section itself

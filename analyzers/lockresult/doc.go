@@ -38,7 +38,9 @@
 // result whose acquire's error branch reaches "return true" (on a Redis
 // error it answers "acquired"), so its callers run the critical section
 // without the lock — however deliberate, the message says so. The
-// acquire may be a raw NX, a library call, a wrapper with a fact, or a
+// acquire may be a raw NX (GoFrame gredis's SetNX and Do(SET ... NX)
+// too: of its acquires, only this check judges the outcome so far), a
+// library call, a wrapper with a fact, or a
 // method of an interface implemented in another package that is named
 // as taking a lock and returns (bool, error) (AcquireOrderLock, TryLock).
 //

@@ -51,9 +51,9 @@ func (r *runner) failOpen(fd *ast.FuncDecl) {
 		if c.Cmd == nil {
 			continue
 		}
-		if a := rawAcquire(info, c.Cmd); a != nil {
+		if name := failOpenAcquire(info, c.Cmd); name != "" {
 			if op := r.acquireOp(fd, c.Call); op != nil && lockLike(op, fd) {
-				acquires[c.Call] = a.name
+				acquires[c.Call] = name
 			}
 		}
 	}
