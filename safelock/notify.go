@@ -148,6 +148,7 @@ func (n *notifier) subscribe(ctx context.Context, name, token string, ks *keySet
 			}
 		}
 		if !subscribeAny(ctx, n.subs, name) {
+			unsubscribeAll(n.subs, []string{name})
 			n.mu.Unlock()
 			return nil
 		}
@@ -178,7 +179,10 @@ func (n *notifier) subscribe(ctx context.Context, name, token string, ks *keySet
 // returns once one was sent (true) or all failed (false); it does not wait
 // for a deployment that is down. go-redis remembers a channel even when
 // SUBSCRIBE fails and subscribes again once it connects, so one is enough
-// for now (the confirmations come through read).
+// for now (the confirmations come through read). When all failed, the
+// caller must make go-redis forget the channel (unsubscribeAll): it is
+// not among the notifier's channels, so nothing would unsubscribe it
+// after go-redis subscribed it again.
 func subscribeAny(ctx context.Context, subs []*redis.PubSub, name string) bool {
 	if len(subs) == 1 {
 		return subs[0].Subscribe(ctx, name) == nil
@@ -239,15 +243,19 @@ func (n *notifier) unsubscribe(w *waiter, acquired bool) {
 	if len(idle) == 0 {
 		return // (no names would unsubscribe from all)
 	}
-	// One UNSUBSCRIBE per deployment, in parallel and bounded, so that one
-	// that is down does not hold up the notifier (go-redis forgets the
-	// channels even when the command fails, so it does not subscribe them
-	// again on reconnect).
+	unsubscribeAll(n.subs, idle)
+}
+
+// unsubscribeAll sends one UNSUBSCRIBE of names per deployment, in
+// parallel and bounded, so that one that is down does not hold up the
+// notifier (go-redis forgets the channels even when the command fails,
+// so it does not subscribe them again on reconnect).
+func unsubscribeAll(subs []*redis.PubSub, names []string) {
 	ctx, cancel := context.WithTimeout(context.Background(), orphanTimeout)
 	defer cancel()
 	var wg sync.WaitGroup
-	for _, ps := range n.subs {
-		wg.Go(func() { _ = ps.Unsubscribe(ctx, idle...) })
+	for _, ps := range subs {
+		wg.Go(func() { _ = ps.Unsubscribe(ctx, names...) })
 	}
 	wg.Wait()
 }

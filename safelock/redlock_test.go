@@ -235,3 +235,35 @@ func TestRedlockIdleChannels(t *testing.T) {
 		t.Fatalf("a pruned channel still has %d subscribers on a live node", got)
 	}
 }
+
+// A SUBSCRIBE that failed everywhere is remembered by go-redis, which
+// sends it again when it next connects: the notifier must make it forget
+// the channel, or the process stays subscribed to a channel it never
+// unsubscribes (it is not among the notifier's).
+func TestFailedSubscribeForgotten(t *testing.T) {
+	srv := redistest.Start(t)
+	c := redis.NewClient(&redis.Options{Addr: srv.Addr(), MaxRetries: -1, DialerRetries: 1})
+	t.Cleanup(func() { _ = c.Close() })
+	l := New(c)
+	t.Cleanup(func() { _ = l.Close() })
+	ctx := testCtx(t)
+	srv.Kill()
+	if w := l.notify.subscribe(ctx, "failed", "a", nil); w != nil {
+		t.Fatalf("subscribe with the server down returned a waiter: %+v", w)
+	}
+	srv.Restart()
+	w := l.notify.subscribe(ctx, "live", "b", nil)
+	if !w.heard() {
+		t.Fatal("the subscription after the restart was not confirmed")
+	}
+	defer l.notify.unsubscribe(w, false)
+	// go-redis resubscribes what it remembers when it connects, before
+	// it sends "live": that is confirmed, so the server has both.
+	n, err := c.PubSubNumSub(ctx, "failed", "live").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n["live"] != 1 || n["failed"] != 0 {
+		t.Fatalf("subscribers: live %d (want 1), failed %d (want 0)", n["live"], n["failed"])
+	}
+}
