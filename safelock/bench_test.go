@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/locklint/locklint/internal/redistest"
+	"github.com/locklint/locklint/internal/threadsleep"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -170,7 +171,7 @@ func contend(b *testing.B, srv *redistest.Server, clients int, hold time.Duratio
 				}
 				waits[i] = append(waits[i], time.Since(t0))
 				grants[i]++
-				holdFor(hold)
+				threadsleep.Until(time.Now().Add(hold)) // as lockbench holds: see threadsleep
 				if err := lease.Release(ctx); err != nil {
 					b.Error(err)
 					return

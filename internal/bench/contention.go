@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/locklint/locklint/internal/threadsleep"
 )
 
 // keyState is what workers share about one contended key, to measure
@@ -272,7 +274,7 @@ func (r *runner) hold(ctx context.Context, lease Lease, granted time.Time, d tim
 		s.renewMargin.Record(deadline.Sub(now))
 		deadline = t0.Add(ttl)
 	}
-	sleepUntil(end)
+	threadsleep.Until(end)
 }
 
 func (r *runner) holdTime(rng *rand.Rand) time.Duration {

@@ -4,14 +4,16 @@ import (
 	"runtime"
 	"sync/atomic"
 	"time"
+
+	"github.com/locklint/locklint/internal/threadsleep"
 )
 
 // pauseDetector measures how late a 1 ms sleep wakes up: the stalls (GC,
 // a busy process, a busy machine) a lock holder on this host would also
 // suffer. The TTL advice takes the longest one as the pause to allow for.
 //
-// It sleeps in nanosleep on a thread of its own (sleepUntil), not on a Go
-// timer, for two reasons. A Go timer is served by the runtime's netpoller,
+// It sleeps in nanosleep on a thread of its own (threadsleep.Until), not
+// on a Go timer, for two reasons. A Go timer is served by the runtime's netpoller,
 // whose wait has millisecond resolution: a 1 ms timer is about 0.3 ms
 // late on a quiet host, which is the runtime's rounding, not a stall.
 // And a timer firing every millisecond keeps the scheduler of the process
@@ -36,7 +38,7 @@ func startPauseDetector() *pauseDetector {
 		defer runtime.UnlockOSThread()
 		for !p.quit.Load() {
 			start := time.Now()
-			sleepUntil(start.Add(pauseTick))
+			threadsleep.Until(start.Add(pauseTick))
 			p.h.Record(time.Since(start) - pauseTick)
 		}
 	}()

@@ -1,11 +1,11 @@
-package bench
+package threadsleep
 
 import (
 	"syscall"
 	"time"
 )
 
-// sleepUntil blocks the calling goroutine's thread in nanosleep until
+// Until blocks the calling goroutine's thread in nanosleep until
 // end. A critical section stands in for work, and its length should not
 // depend on what else the process does: time.Sleep does. The Go runtime
 // waits for timers in epoll_wait, whose timeout is in whole milliseconds,
@@ -17,7 +17,7 @@ import (
 // thread ends within the kernel's timer slack (50µs by default) whatever
 // the process does, and costs no CPU; the runtime runs other goroutines
 // on other threads meanwhile.
-func sleepUntil(end time.Time) {
+func Until(end time.Time) {
 	for {
 		d := time.Until(end)
 		if d <= 0 {
