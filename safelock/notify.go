@@ -240,9 +240,6 @@ func (n *notifier) unsubscribe(w *waiter, acquired bool) {
 			idle = append(idle, name)
 		}
 	}
-	if len(idle) == 0 {
-		return // (no names would unsubscribe from all)
-	}
 	unsubscribeAll(n.subs, idle)
 }
 
@@ -251,6 +248,9 @@ func (n *notifier) unsubscribe(w *waiter, acquired bool) {
 // notifier (go-redis forgets the channels even when the command fails,
 // so it does not subscribe them again on reconnect).
 func unsubscribeAll(subs []*redis.PubSub, names []string) {
+	if len(names) == 0 {
+		return // no names would unsubscribe from every channel
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), orphanTimeout)
 	defer cancel()
 	var wg sync.WaitGroup
