@@ -38,6 +38,7 @@ type notifier struct {
 	readersDone []chan struct{}
 	closed      bool
 	channels    map[string]*channel
+	maxIdle     int // maxIdleChannels, but for tests
 	seq         uint64
 
 	// gone remembers queued waiters that left, for a while: a handoff can
@@ -50,6 +51,10 @@ type notifier struct {
 	// (handOver), until their pub/sub message, which is then not a
 	// stray, has come.
 	told *expiring[struct{}]
+
+	// beforeSubscribe, when set (by tests), runs before each SUBSCRIBE
+	// subscribeAny sends in parallel.
+	beforeSubscribe func(client int, name string)
 }
 
 type goneWaiter struct{ ks keySet }
@@ -59,6 +64,11 @@ type channel struct {
 	confirmed chan struct{} // closed when a server confirmed SUBSCRIBE
 	since     time.Time     // when the first did
 	heard     []bool        // which clients' servers confirmed it
+	// subscribing counts the SUBSCRIBEs of it still being sent (Redlock:
+	// subscribeAny does not wait for them all). It is not pruned before
+	// they end: one sent after its UNSUBSCRIBE would subscribe it again,
+	// with nothing left to unsubscribe it.
+	subscribing int
 }
 
 type waiter struct {
@@ -72,7 +82,7 @@ type waiter struct {
 
 func newNotifier(clients []redis.UniversalClient, goneFor time.Duration, pass func(keySet, string)) *notifier {
 	_, plain := clients[0].(*redis.Client)
-	return &notifier{clients: clients, channels: make(map[string]*channel), ownChannel: ownChannelPrefix + NewToken(), exact: plain,
+	return &notifier{clients: clients, channels: make(map[string]*channel), maxIdle: maxIdleChannels, ownChannel: ownChannelPrefix + NewToken(), exact: plain,
 		gone: newExpiring[goneWaiter](goneFor), pass: pass, told: newExpiring[struct{}](goneFor)}
 }
 
@@ -147,7 +157,7 @@ func (n *notifier) subscribe(ctx context.Context, name, token string, ks *keySet
 				go n.read(i, ps, done)
 			}
 		}
-		if !subscribeAny(ctx, n.subs, name) {
+		if !n.subscribeAny(ctx, name, ch) {
 			unsubscribeAll(n.subs, []string{name})
 			n.mu.Unlock()
 			return nil
@@ -182,16 +192,25 @@ func (n *notifier) subscribe(ctx context.Context, name, token string, ks *keySet
 // for now (the confirmations come through read). When all failed, the
 // caller must make go-redis forget the channel (unsubscribeAll): it is
 // not among the notifier's channels, so nothing would unsubscribe it
-// after go-redis subscribed it again.
-func subscribeAny(ctx context.Context, subs []*redis.PubSub, name string) bool {
-	if len(subs) == 1 {
-		return subs[0].Subscribe(ctx, name) == nil
+// after go-redis subscribed it again. n.mu is held.
+func (n *notifier) subscribeAny(ctx context.Context, name string, ch *channel) bool {
+	if len(n.subs) == 1 {
+		return n.subs[0].Subscribe(ctx, name) == nil
 	}
-	answers := make(chan bool, len(subs))
-	for _, ps := range subs {
-		go func() { answers <- ps.Subscribe(ctx, name) == nil }()
+	answers := make(chan bool, len(n.subs))
+	ch.subscribing = len(n.subs)
+	for i, ps := range n.subs {
+		go func() {
+			if n.beforeSubscribe != nil {
+				n.beforeSubscribe(i, name)
+			}
+			answers <- ps.Subscribe(ctx, name) == nil
+			n.mu.Lock()
+			ch.subscribing--
+			n.mu.Unlock()
+		}()
 	}
-	for range subs {
+	for range n.subs {
 		if <-answers {
 			return true
 		}
@@ -230,12 +249,12 @@ func (n *notifier) unsubscribe(w *waiter, acquired bool) {
 	if w.ks != nil {
 		n.gone.put(time.Now(), w.token, goneWaiter{ks: *w.ks})
 	}
-	if len(n.channels) <= maxIdleChannels || n.subs == nil {
+	if len(n.channels) <= n.maxIdle || n.subs == nil {
 		return
 	}
 	var idle []string
 	for name, ch := range n.channels {
-		if len(ch.waiters) == 0 && name != n.ownChannel {
+		if len(ch.waiters) == 0 && ch.subscribing == 0 && name != n.ownChannel {
 			delete(n.channels, name)
 			idle = append(idle, name)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -233,6 +234,85 @@ func TestRedlockIdleChannels(t *testing.T) {
 	}
 	if got != 0 {
 		t.Fatalf("a pruned channel still has %d subscribers on a live node", got)
+	}
+}
+
+// A SUBSCRIBE still on its way to one deployment when its channel is
+// pruned would subscribe the channel there again after the UNSUBSCRIBE,
+// for good: the notifier prunes a channel only once every SUBSCRIBE of it
+// has been sent.
+func TestRedlockPruneWaitsForLateSubscribe(t *testing.T) {
+	l, _, cs := startRedlock(t, 3, WithBackoff(time.Millisecond, 2*time.Millisecond))
+	ctx := testCtx(t)
+	late := channelPrefix + "late-0"
+	sent := make(chan struct{})
+	release := sync.OnceFunc(func() { close(sent) })
+	t.Cleanup(release)
+	l.notify.beforeSubscribe = func(client int, name string) {
+		if client == 2 && name == late {
+			select { // bounded: subscribeAny waits for it when the others fail
+			case <-sent:
+			case <-time.After(10 * time.Second):
+			}
+		}
+	}
+	const maxIdle = 4
+	l.notify.maxIdle = maxIdle
+	for i := 0; i < 2*maxIdle+2; i++ {
+		for _, c := range cs[:2] {
+			if err := c.Set(ctx, fmt.Sprintf("late-%d", i), "other", time.Minute).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	wait := func(i int) {
+		t.Helper()
+		d := 20 * time.Millisecond
+		if i == 0 {
+			d = time.Second // connects the pub/sub connections first
+		}
+		actx, cancel := context.WithTimeout(ctx, d)
+		defer cancel()
+		if _, err := l.Acquire(actx, fmt.Sprintf("late-%d", i), time.Minute); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("Acquire of a held key: %v, want DeadlineExceeded", err)
+		}
+	}
+	numsub := func() int64 {
+		t.Helper()
+		n, err := cs[2].PubSubNumSub(ctx, late).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n[late]
+	}
+	// late-0's SUBSCRIBE to node 2 waits while enough channels go idle to
+	// prune (the waiters leave at once; nodes 0 and 1 answered).
+	for i := 0; i <= maxIdle; i++ {
+		wait(i)
+	}
+	l.notify.mu.Lock()
+	_, kept := l.notify.channels[late]
+	l.notify.mu.Unlock()
+	if !kept {
+		t.Fatal("a channel was pruned while its SUBSCRIBE was still being sent")
+	}
+	release()
+	for deadline := time.Now().Add(5 * time.Second); numsub() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the late SUBSCRIBE never reached node 2")
+		}
+	}
+	for i := maxIdle + 1; i < 2*maxIdle+2; i++ {
+		wait(i) // prunes again
+	}
+	var got int64
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if got = numsub(); got == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if got != 0 {
+		t.Fatalf("a pruned channel is still subscribed on the node its SUBSCRIBE reached late (%d subscribers)", got)
 	}
 }
 
