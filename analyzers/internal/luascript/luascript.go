@@ -62,8 +62,13 @@ func (s *Script) Expires(key int) (expires, checked bool) {
 }
 
 // AcquiresNX reports whether the script sets KEYS[key] with NX, and
-// whether that SET carries an expiry.
+// whether that SET carries an expiry. A key the script also counts up or
+// down (INCR, DECRBY, ...) holds a number it seeds when missing, not a
+// holder's token: a counter, not a lock.
 func (s *Script) AcquiresNX(key int) (acquires, ttl bool) {
+	if s.counts(key) {
+		return false, false
+	}
 	for _, e := range s.Effects {
 		if e.Key == key && isCreate(e) {
 			acquires = true
@@ -77,6 +82,20 @@ func (s *Script) AcquiresNX(key int) (acquires, ttl bool) {
 		}
 	}
 	return acquires, ttl
+}
+
+// counts reports whether the script increments or decrements the string
+// at KEYS[key]. (HINCRBY counts a hash lock's re-entries: not this.)
+func (s *Script) counts(key int) bool {
+	for _, e := range s.Effects {
+		if e.Key == key {
+			switch e.Command {
+			case "INCR", "INCRBY", "INCRBYFLOAT", "DECR", "DECRBY":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isCreate reports whether an NX effect creates the key: SET NX, SETNX, or
