@@ -142,6 +142,10 @@ func (o *Op) AtSite() bool { return o.Site == nil || o.Site == o.Call }
 // Lock returns the lifecycle the op belongs to, or nil.
 func (o *Op) Lock() *Lock { return o.lock }
 
+// Inner returns the op inside a helper of this package that o was
+// summarised from, or nil.
+func (o *Op) Inner() *Op { return o.inner }
+
 // Direct reports whether the command is sent at o.Call itself.
 func (o *Op) Direct() bool { return o.Cmd != nil }
 

@@ -357,6 +357,36 @@ func acquireNamed(op *lifecycle.Op) bool {
 		strings.Contains(name, "acquire") || strings.Contains(name, "obtain")
 }
 
+// releasedByHelper reports whether op is an acquire summarised from a
+// helper of this package that gives the lock back before it returns, by
+// a delete in the helper or in a helper it acquires through: a deferred
+// delete in its own body (lock; defer DEL; work), or, for a helper not
+// named as an acquire (runCycle, process), any such delete. The lock is
+// held only while the helper runs, and the helpers' bodies are the
+// section. (An Acquire or TryLock helper that deletes on a failure path
+// still hands its caller the lock.)
+func (b *builder) releasedByHelper(op *lifecycle.Op) bool {
+	if op.Via == nil {
+		return false
+	}
+	chain := map[*ast.FuncDecl]bool{}
+	for in := op.Inner(); in != nil && len(chain) < 8; in = in.Inner() {
+		if in.In.Decl != nil {
+			chain[in.In.Decl] = true
+		}
+	}
+	own := b.declOf[op.Via.Origin()]
+	for _, o := range op.Lock().Ops {
+		if o.Kind != lifecycle.Delete || !chain[o.In.Decl] {
+			continue
+		}
+		if o.Via == nil && o.In.Decl == own && o.In.Lit == nil && o.In.InDefer || !acquireNamed(op) {
+			return true
+		}
+	}
+	return false
+}
+
 // rawSections opens a section at every direct or summarised NX acquire of
 // a lock that is released somewhere or named as a lock (else it is a
 // marker, not a lock; a lock whose release deletes the wrong key is
@@ -370,6 +400,9 @@ func (b *builder) rawSections() {
 			}
 			if !l.Has(lifecycle.Delete) && (!l.LockNamed() || !acquireNamed(op)) {
 				continue // a marker, or a lock whose acquire is not in sight here
+			}
+			if b.releasedByHelper(op) {
+				continue // the helper's own section; its caller holds nothing after the call
 			}
 			if op.NoTTL && !l.Has(lifecycle.Expire) && !l.Has(lifecycle.Unknown) {
 				// A lock that never expires cannot pass to another holder
