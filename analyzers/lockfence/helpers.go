@@ -81,8 +81,10 @@ func newRedisHelpers(pass *analysis.Pass, res *section.Result) *redisHelpers {
 }
 
 // writes returns the Redis writes call makes through a helper of this
-// package, as Writes at call (the write's position in What).
-func (h *redisHelpers) writes(call *ast.CallExpr, s *section.Section) []*stores.Write {
+// package, as Writes at call (the write's position in What). A write in
+// the called helper itself whose key is made from a parameter the lock's
+// token reaches (token) is left out: see keyedBy.
+func (h *redisHelpers) writes(call *ast.CallExpr, s *section.Section, token *section.Flow) []*stores.Write {
 	fn, _ := typeutil.Callee(h.pass.TypesInfo, call).(*types.Func)
 	if fn == nil {
 		return nil
@@ -91,11 +93,25 @@ func (h *redisHelpers) writes(call *ast.CallExpr, s *section.Section) []*stores.
 	if fd == nil {
 		return nil
 	}
+	var tokenParams []types.Object
+	params := fn.Origin().Type().(*types.Signature).Params()
+	for i, a := range call.Args {
+		if i < params.Len() && token.Reaches(a) {
+			tokenParams = append(tokenParams, params.At(i))
+		}
+	}
+	var inHelper *section.Flow
+	if len(tokenParams) > 0 {
+		inHelper = section.NewFlowFrom(h.pass.TypesInfo, fd, tokenParams...)
+	}
 	caches := s.Lock.Key.Family() != "" && h.guardsStore[s.Lock.Key.Family()]
 	var out []*stores.Write
 	for _, site := range h.sites(fd, 0, map[*ast.FuncDecl]bool{}, caches) {
 		w := h.classify(site)
 		if w == nil {
+			continue
+		}
+		if inHelper != nil && within(site, fd) && keyedBy(inHelper, w) {
 			continue
 		}
 		// The caller's arguments stand for what reaches the write: a

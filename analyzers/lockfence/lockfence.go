@@ -63,6 +63,11 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 			cmds[c.Call] = c.Cmd
 		}
 	}
+	root := ast.Node(s.Decl)
+	if !within(s.Func, s.Decl) {
+		root = s.Func
+	}
+	token := section.NewFlowSeeded(info, root, func(c *ast.CallExpr) bool { return locklib.IsToken(info, c) })
 	var writes []*stores.Write
 	viaHelper := map[*stores.Write]bool{} // made inside a helper the section calls
 	incrs := map[*ast.CallExpr]bool{}     // INCRs in the section: candidate home-made fences
@@ -75,14 +80,14 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 		if w == nil {
 			n := len(writes)
 			writes = append(writes, helpers.Helper(info, call)...)
-			writes = append(writes, rh.writes(call, s)...)
+			writes = append(writes, rh.writes(call, s, token)...)
 			writes = append(writes, persistentSets(pass, res, s, call)...)
 			for _, hw := range writes[n:] {
 				viaHelper[hw] = true
 			}
 			return true
 		}
-		if w.Kind == stores.Redis && onLockKey(res, s, w) {
+		if w.Kind == stores.Redis && (onLockKey(res, s, w) || keyedBy(token, w)) {
 			return true
 		}
 		if w.Cmd != nil && (w.Cmd.Name == "INCR" || w.Cmd.Name == "INCRBY") {
@@ -93,10 +98,6 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 	})
 	if len(writes) == 0 {
 		return
-	}
-	root := ast.Node(s.Decl)
-	if !within(s.Func, s.Decl) {
-		root = s.Func
 	}
 	fence := section.NewFlow(info, root, func(c *ast.CallExpr) bool {
 		lc := locklib.Classify(info, c)
@@ -202,6 +203,20 @@ func onLockKey(res *section.Result, s *section.Section, w *stores.Write) bool {
 	env := res.Lifecycle.Env(s.Decl)
 	for _, k := range w.Keys() {
 		if keyexpr.Same(env.Of(k), s.Lock.Key, true) {
+			return true
+		}
+	}
+	return false
+}
+
+// keyedBy reports whether a Redis write's key is made from the lock's
+// owner token (a library lock's random value): each holder writes under
+// keys of its own (state:<token>), and readers that look keys up by the
+// current holder's token never see a stale holder's late write. The
+// token namespaces the data; no fence is needed.
+func keyedBy(token *section.Flow, w *stores.Write) bool {
+	for _, k := range w.Keys() {
+		if token.Reaches(k) {
 			return true
 		}
 	}

@@ -253,3 +253,24 @@ func recvName(sig *types.Signature) string {
 	}
 	return ""
 }
+
+// IsToken reports whether call reads the random value a library lock
+// stores as its owner (redsync Mutex.Value, redislock Lock.Token,
+// safelock Lease.Token). It is no Role: reading the token neither uses
+// nor watches the lock.
+func IsToken(info *types.Info, call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || len(call.Args) != 0 {
+		return false
+	}
+	recv := recvName(fn.Type().(*types.Signature))
+	switch libOf(fn.Pkg().Path()) {
+	case Redsync:
+		return recv == "Mutex" && fn.Name() == "Value"
+	case Redislock:
+		return recv == "Lock" && fn.Name() == "Token"
+	case Safelock:
+		return recv == "Lease" && fn.Name() == "Token"
+	}
+	return false
+}

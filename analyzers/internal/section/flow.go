@@ -35,6 +35,12 @@ func NewFlowFrom(info *types.Info, root ast.Node, vars ...types.Object) *Flow {
 	return newFlow(info, root, func(*ast.CallExpr) bool { return false }, vars)
 }
 
+// NewFlowSeeded computes the variables of root derived from seed calls
+// or from the given variables.
+func NewFlowSeeded(info *types.Info, root ast.Node, seed func(*ast.CallExpr) bool, vars ...types.Object) *Flow {
+	return newFlow(info, root, seed, vars)
+}
+
 func newFlow(info *types.Info, root ast.Node, seed func(*ast.CallExpr) bool, vars []types.Object) *Flow {
 	f := &Flow{info: info, seed: seed, vars: map[types.Object]bool{}}
 	for _, v := range vars {
