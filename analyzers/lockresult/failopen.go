@@ -47,6 +47,10 @@ func (r *runner) failOpen(fd *ast.FuncDecl) {
 		return
 	}
 	acquires := map[*ast.CallExpr]string{}
+	// busyIfTrue holds the INCR acquires whose wrapper answers "held by
+	// someone else" with true (return n > 1): for them, false is the
+	// answer that lets the caller in.
+	busyIfTrue := map[*ast.CallExpr]bool{}
 	for _, c := range r.res.Calls[fd] {
 		if c.Cmd == nil {
 			continue
@@ -54,6 +58,14 @@ func (r *runner) failOpen(fd *ast.FuncDecl) {
 		if name := failOpenAcquire(info, c.Cmd); name != "" {
 			if op := r.acquireOp(fd, c.Call); op != nil && lockLike(op, fd) {
 				acquires[c.Call] = name
+			}
+		} else if c.Cmd.Name == "INCR" && !c.Cmd.In.Multi && !c.Cmd.In.Pipeline {
+			op := r.acquireOp(fd, c.Call)
+			if op == nil || !lockLike(op, fd) {
+				continue
+			}
+			if busy, known := incrAnswer(info, fd, c.Call, okAt); known {
+				acquires[c.Call], busyIfTrue[c.Call] = "INCR", busy
 			}
 		}
 	}
@@ -79,6 +91,22 @@ func (r *runner) failOpen(fd *ast.FuncDecl) {
 		if !ok {
 			continue
 		}
+		if busyIfTrue[call] {
+			for _, ret := range rets {
+				if len(ret.Results) != results.Len() || !isFalse(info, ret.Results[okAt]) || errorReturned(info, results, ret) {
+					continue
+				}
+				r.pass.Report(analysis.Diagnostic{
+					Pos: call.Pos(), End: call.End(),
+					Message: fmt.Sprintf("when %s fails (Redis unreachable, a timeout), %s returns false, the answer for a free lock: "+
+						"its caller runs the critical section without the lock, while another holder may be inside; "+
+						"report the failure (return true, or the error) instead", name, fd.Name.Name),
+					Related: []analysis.RelatedInformation{{Pos: ret.Pos(), End: ret.End(), Message: "false returned after the acquire failed"}},
+				})
+				break
+			}
+			continue
+		}
 		for _, ret := range rets {
 			if len(ret.Results) != results.Len() || !isTrue(info, ret.Results[okAt]) {
 				continue
@@ -93,6 +121,91 @@ func (r *runner) failOpen(fd *ast.FuncDecl) {
 			break
 		}
 	}
+}
+
+// incrAnswer reads which way round a wrapper of an INCR lock answers: it
+// returns a comparison of the INCR's reply with 1 (or 2) at okAt. busy is
+// true for "held by someone else" (n > 1, n != 1, n >= 2) and false for
+// "taken" (n == 1, n <= 1, n < 2); known is false when no return says.
+func incrAnswer(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, okAt int) (busy, known bool) {
+	var reply types.Object
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || reply != nil || len(as.Rhs) != 1 || len(as.Lhs) == 0 || !contains(as.Rhs[0], call) {
+			return reply == nil
+		}
+		if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
+			reply = info.ObjectOf(id)
+		}
+		return false
+	})
+	if reply == nil {
+		return false, false
+	}
+	answers := map[bool]bool{}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		ret, ok := n.(*ast.ReturnStmt)
+		if !ok || okAt >= len(ret.Results) {
+			return true
+		}
+		be, ok := ast.Unparen(ret.Results[okAt]).(*ast.BinaryExpr)
+		if !ok {
+			return true
+		}
+		x, y, op := be.X, be.Y, be.Op.String()
+		if id, ok := ast.Unparen(y).(*ast.Ident); ok && info.Uses[id] == reply {
+			x, y = y, x
+			op = map[string]string{"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}[op]
+		}
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		tv, isConst := info.Types[y]
+		if !ok || info.Uses[id] != reply || !isConst || tv.Value == nil {
+			return true
+		}
+		switch c := tv.Value.String(); {
+		case c == "1" && (op == ">" || op == "!="), c == "2" && op == ">=":
+			answers[true] = true
+		case c == "1" && (op == "==" || op == "<="), c == "2" && op == "<":
+			answers[false] = true
+		}
+		return true
+	})
+	if len(answers) != 1 {
+		return false, false
+	}
+	return answers[true], true
+}
+
+// contains reports whether call is e or inside it.
+func contains(e ast.Expr, call *ast.CallExpr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		found = found || n == call
+		return !found
+	})
+	return found
+}
+
+// errorReturned reports whether a return hands back a non-nil error beside
+// its answer: the caller is told the acquire failed.
+func errorReturned(info *types.Info, results *types.Tuple, ret *ast.ReturnStmt) bool {
+	for i := 0; i < results.Len() && i < len(ret.Results); i++ {
+		if !types.Identical(results.At(i).Type(), types.Universe.Lookup("error").Type()) {
+			continue
+		}
+		if tv, ok := info.Types[ret.Results[i]]; !ok || !tv.IsNil() {
+			return true
+		}
+	}
+	return false
+}
+
+func isFalse(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
 }
 
 // namedAcquire names a call of a method that another package implements

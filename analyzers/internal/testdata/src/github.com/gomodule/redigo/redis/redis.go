@@ -34,6 +34,7 @@ func (p *Pool) Get() Conn { return nil }
 
 func String(reply interface{}, err error) (string, error) { return "", err }
 func Int(reply interface{}, err error) (int, error)       { return 0, err }
+func Int64(reply interface{}, err error) (int64, error)   { return 0, err }
 func Bool(reply interface{}, err error) (bool, error)     { return false, err }
 
 var ErrNil error
