@@ -125,7 +125,8 @@ func classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *red
 // with signature sig stands for, by what it returns: "database/sql" for a
 // sql.Result, *sql.Rows or *sql.Row (a project's own Querier or DBTX
 // interface, which *sql.DB, *sql.Tx and sqlx implement), "pgx" for a
-// pgconn.CommandTag; "" for anything else.
+// pgconn.CommandTag, pgx.Rows or pgx.Row (sqlc's DBTX for pgx); "" for
+// anything else.
 func sqlInterface(sig *types.Signature) string {
 	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
 		return ""
@@ -142,7 +143,8 @@ func sqlInterface(sig *types.Signature) string {
 		switch path, name := n.Obj().Pkg().Path(), n.Obj().Name(); {
 		case path == "database/sql" && (name == "Result" || name == "Rows" || name == "Row"):
 			return "database/sql"
-		case (path == "github.com/jackc/pgx/v5/pgconn" || path == "github.com/jackc/pgconn") && name == "CommandTag":
+		case (path == "github.com/jackc/pgx/v5/pgconn" || path == "github.com/jackc/pgconn") && name == "CommandTag",
+			(path == "github.com/jackc/pgx/v5" || path == "github.com/jackc/pgx/v4") && (name == "Rows" || name == "Row"):
 			return "pgx"
 		}
 	}
@@ -333,11 +335,18 @@ func gormWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, r
 // pgxWrite recognises pgx's Exec(ctx, sql, args...) on a Conn, Pool or
 // Tx.
 func pgxWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, recv string, anyText bool) *Write {
-	if fn.Name() != "Exec" || len(w.Call.Args) < 2 {
+	// Query and QueryRow write too when their text does (INSERT ...
+	// RETURNING, sqlc's :one UPDATE), as database/sql's do.
+	switch fn.Name() {
+	case "Exec", "Query", "QueryRow":
+	default:
+		return nil
+	}
+	if len(w.Call.Args) < 2 {
 		return nil
 	}
 	w.Kind = SQL
-	w.What = "pgx " + dotted(recv, "Exec")
+	w.What = "pgx " + dotted(recv, fn.Name())
 	w.Query, w.Complete = Text(info, defs, w.Call.Args[1])
 	w.QueryExpr = w.Call.Args[1]
 	w.Params, w.Spread = w.Call.Args[2:], w.Call.Ellipsis.IsValid()
