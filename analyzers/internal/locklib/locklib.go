@@ -1,6 +1,7 @@
 // Package locklib recognises the calls of Redis lock libraries — safelock,
-// redsync, bsm/redislock and rueidislock — by package path, receiver type
-// and method name, the way redismodel recognises raw client commands. A
+// redsync, bsm/redislock and rueidislock (with its valkey-go fork,
+// valkeylock) — by package path, receiver type and method name, the way
+// redismodel recognises raw client commands. A
 // [Call] says what a library call does to a lock (acquire, release, renew,
 // watch for loss, read the fence) and which of its arguments are the key,
 // the TTL and the context.
@@ -25,7 +26,7 @@ const (
 	Safelock               // github.com/locklint/locklint/safelock
 	Redsync                // github.com/go-redsync/redsync
 	Redislock              // github.com/bsm/redislock
-	Rueidislock            // github.com/redis/rueidis/rueidislock
+	Rueidislock            // github.com/redis/rueidis/rueidislock, and valkey-go's valkeylock (its fork, the same API)
 )
 
 func (l Lib) String() string {
@@ -50,6 +51,7 @@ const (
 	FencePath       = "github.com/locklint/locklint/safelock/fence"
 	RedislockPath   = "github.com/bsm/redislock"
 	RueidislockPath = "github.com/redis/rueidis/rueidislock"
+	ValkeylockPath  = "github.com/valkey-io/valkey-go/valkeylock"
 )
 
 // Role is what a library call does.
@@ -101,7 +103,11 @@ func (c *Call) Name() string {
 			name = n + "." + name
 		}
 	}
-	return c.Lib.String() + " " + name
+	lib := c.Lib.String()
+	if c.Lib == Rueidislock && c.Method.Pkg() != nil {
+		lib = c.Method.Pkg().Name() // rueidislock or valkeylock
+	}
+	return lib + " " + name
 }
 
 // IsLibPath reports whether path is a supported lock library.
@@ -127,7 +133,7 @@ func libOf(path string) Lib {
 		}
 	case path == RedislockPath:
 		return Redislock
-	case path == RueidislockPath:
+	case path == RueidislockPath || path == ValkeylockPath:
 		return Rueidislock
 	}
 	return Raw
