@@ -370,7 +370,9 @@ func (b *builder) releasedByHelper(op *lifecycle.Op) bool {
 		return false
 	}
 	chain := map[*ast.FuncDecl]bool{}
-	for in := op.Inner(); in != nil && len(chain) < 8; in = in.Inner() {
+	// Bounded by steps: a recursive helper's summary leads back into
+	// itself.
+	for in, depth := op.Inner(), 0; in != nil && depth < 8; in, depth = in.Inner(), depth+1 {
 		if in.In.Decl != nil {
 			chain[in.In.Decl] = true
 		}

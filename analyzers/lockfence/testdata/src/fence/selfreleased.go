@@ -73,3 +73,23 @@ func payOrder(ctx context.Context, id, token string) {
 	}
 	db.ExecContext(ctx, "UPDATE orders SET state = 'paid' WHERE id = ?", id) // want `DB.ExecContext under lock`
 }
+
+// Mutually recursive helpers (deduct, and on a miss take the lock and
+// deduct again): a summary leads back into itself, and the analysis must
+// still end.
+func deduct(ctx context.Context, id string, n int) error {
+	if n > 1 {
+		return nil
+	}
+	return safeDeduct(ctx, id, n)
+}
+
+func safeDeduct(ctx context.Context, id string, n int) error {
+	key := "lock:deduct:" + id
+	if !rdb.SetNX(ctx, key, 1, 30*time.Second).Val() {
+		return deduct(ctx, id, n+1)
+	}
+	defer rdb.Del(ctx, key)
+	db.ExecContext(ctx, "UPDATE stock SET n = n - 1 WHERE id = ?", id) // want `database/sql DB.ExecContext under lock key \(SET NX\) carries no fencing token`
+	return deduct(ctx, id, n+1)
+}
