@@ -91,32 +91,26 @@ func (r *runner) failOpen(fd *ast.FuncDecl) {
 		if !ok {
 			continue
 		}
+		// The answer that lets the caller in: true (acquired), or false
+		// (not held) from a wrapper answering whether it is busy, which
+		// may still tell of the failure by its error.
+		letsIn, answer := isTrue, "true"
+		msg := fmt.Sprintf("when %s fails (Redis unreachable, a timeout), %s returns true: its caller takes the lock as held "+
+			"and runs the critical section without it, while another holder may be inside; return false with the error "+
+			"(a deliberate fail-open still runs the section unlocked)", name, fd.Name.Name)
 		if busyIfTrue[call] {
-			for _, ret := range rets {
-				if len(ret.Results) != results.Len() || !isFalse(info, ret.Results[okAt]) || errorReturned(info, results, ret) {
-					continue
-				}
-				r.pass.Report(analysis.Diagnostic{
-					Pos: call.Pos(), End: call.End(),
-					Message: fmt.Sprintf("when %s fails (Redis unreachable, a timeout), %s returns false, the answer for a free lock: "+
-						"its caller runs the critical section without the lock, while another holder may be inside; "+
-						"report the failure (return true, or the error) instead", name, fd.Name.Name),
-					Related: []analysis.RelatedInformation{{Pos: ret.Pos(), End: ret.End(), Message: "false returned after the acquire failed"}},
-				})
-				break
-			}
-			continue
+			letsIn, answer = isFalse, "false"
+			msg = fmt.Sprintf("when %s fails (Redis unreachable, a timeout), %s returns false, the answer for a free lock: "+
+				"its caller runs the critical section without the lock, while another holder may be inside; "+
+				"report the failure (return true, or the error) instead", name, fd.Name.Name)
 		}
 		for _, ret := range rets {
-			if len(ret.Results) != results.Len() || !isTrue(info, ret.Results[okAt]) {
+			if len(ret.Results) != results.Len() || !letsIn(info, ret.Results[okAt]) || busyIfTrue[call] && errorReturned(info, results, ret) {
 				continue
 			}
 			r.pass.Report(analysis.Diagnostic{
-				Pos: call.Pos(), End: call.End(),
-				Message: fmt.Sprintf("when %s fails (Redis unreachable, a timeout), %s returns true: its caller takes the lock as held "+
-					"and runs the critical section without it, while another holder may be inside; return false with the error "+
-					"(a deliberate fail-open still runs the section unlocked)", name, fd.Name.Name),
-				Related: []analysis.RelatedInformation{{Pos: ret.Pos(), End: ret.End(), Message: "true returned after the acquire failed"}},
+				Pos: call.Pos(), End: call.End(), Message: msg,
+				Related: []analysis.RelatedInformation{{Pos: ret.Pos(), End: ret.End(), Message: answer + " returned after the acquire failed"}},
 			})
 			break
 		}
