@@ -18,7 +18,9 @@
 //     database/sql, sqlx or pgx INSERT/UPDATE/DELETE/REPLACE/MERGE (the
 //     statement text must be a constant locklint can read), also through
 //     a project's own interface that stands for them (a Querier or sqlc's
-//     DBTX: an Exec that returns sql.Result or pgconn.CommandTag), a gorm
+//     DBTX: methods that return sql.Result, sql.Rows, sql.Row,
+//     pgconn.CommandTag, pgx.Rows or pgx.Row; a Query or QueryRow counts
+//     when its text writes, as sqlc's UPDATE ... RETURNING does), a gorm
 //     Create/Save/Update/Updates/UpdateColumn(s)/Delete, the Save/Exec of
 //     an ent Create/Update/Delete builder, a go-redis,
 //     redigo or rueidis write to a key other than the lock, a Lua script
@@ -50,7 +52,8 @@
 //     a critical section too.
 //     Locks are raw SET NX locks that are also released somewhere (or
 //     named as locks), safelock, redsync, bsm/redislock and rueidislock
-//     locks, and a project's own lock type over one of these libraries
+//     locks (and valkey-go's valkeylock, rueidislock's fork), and a
+//     project's own lock type over one of these libraries
 //     (a TryLock that keeps the library lock in its receiver and an
 //     Unlock that releases it, or a FetchLock that returns the lock it
 //     obtained), in any package. Only
@@ -86,9 +89,18 @@
 // fill that lands after the update's invalidation stays);
 // a SET/SETEX with a TTL of a key named as a cache (the mutex around a
 // cache rebuild guards the database, and the cached copy expires);
-// _test.go files. A call that hands the lock's key to a func value or
-// an unresolved interface method, or the library lock to a helper, may
-// release it, so the section ends there. A SETNX that is never released
+// a Redis write whose key is made from a library lock's own token
+// (redsync Mutex.Value, redislock Lock.Token, safelock Lease.Token), in
+// the section or in the helper it is passed to: each holder writes under
+// keys of its own (state:<token>), and readers that look them up by the
+// current holder's token never see a stale holder's late write;
+// _test.go files. A helper that takes the lock and gives it back before
+// it returns (a deferred release in its body, or any release on its way
+// when it is not named as an acquire) is a critical section of its own:
+// its caller does not hold the lock after the call. A call that hands
+// the lock's key to a func value or an unresolved interface method, or
+// the library lock to a helper, may release it, so the section ends
+// there. A SETNX that is never released
 // and not named as a lock is a deduplication marker and has no section;
 // nor has an NX key that is data rather than a lock (see lockrelease), nor a lock
 // with no TTL, which cannot pass to another holder while this one is

@@ -26,8 +26,9 @@
 // Not reported: a compare-and-expire script (safelock.RenewScript, bsm
 // redislock's Refresh script); SET key token XX IFEQ token; an EXPIRE
 // queued in MULTI/EXEC inside a WATCH whose GET compared the value; EXPIRE
-// of keys never acquired with NX (sessions, rate limiters, caches), or
-// whose NX result nobody reads (a cache filled with SETNX); the
+// of keys never acquired with NX (sessions, rate limiters, caches, a
+// counter a script seeds when missing and then INCRs), or whose NX result
+// nobody reads (a cache filled with SETNX); the
 // EXPIRE that gives a TTL-less SETNX its first TTL (lockexpiry reports
 // that); an EXPIRE in the function that acquires, outside a loop or
 // goroutine, which sets up the lock rather than holding it.

@@ -43,6 +43,10 @@
 // library call, a wrapper with a fact, or a
 // method of an interface implemented in another package that is named
 // as taking a lock and returns (bool, error) (AcquireOrderLock, TryLock).
+// An INCR lock (the first to count to 1 holds it) is read the way its
+// wrapper answers: one that returns n > 1 answers "held by someone
+// else", so for it the failure branch fails open when it returns false
+// without an error (IsLocked on a Redis error answering "free").
 //
 // A call statement that drops the bool outcome of a helper of this
 // package that takes a lock (the lifecycle summary says it acquires: a
