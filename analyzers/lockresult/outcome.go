@@ -85,7 +85,7 @@ func outcomeOf(info *types.Info, file *ast.File, fd *ast.FuncDecl, a *acquire) o
 	if a.cmd != nil && a.cmd.Client == redismodel.Rueidis {
 		// Build() is passed to client.Do(ctx, cmd).
 		do, ok := parent().(*ast.CallExpr)
-		if !ok || !isMethod(info, do, "github.com/redis/rueidis", "Do") {
+		if !ok || !isRueidisDo(info, do) {
 			return outcome{}
 		}
 		i++
@@ -289,9 +289,10 @@ func isRedigoPath(path string) bool {
 	return path == "github.com/gomodule/redigo/redis" || path == "github.com/garyburd/redigo/redis"
 }
 
-func isMethod(info *types.Info, call *ast.CallExpr, pkg, name string) bool {
+// isRueidisDo reports whether call is a rueidis (or valkey-go) client's Do.
+func isRueidisDo(info *types.Info, call *ast.CallExpr) bool {
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
-	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == pkg && fn.Name() == name
+	return fn != nil && fn.Pkg() != nil && redismodel.IsRueidisClient(fn.Pkg().Path()) && fn.Name() == "Do"
 }
 
 func resultCount(info *types.Info, call *ast.CallExpr) int {

@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
 )
 
 // open computes the section of one acquire in fn and records it.
@@ -312,5 +314,5 @@ func sendsBuilt(info *types.Info, call *ast.CallExpr, arg ast.Expr) bool {
 		return false
 	}
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
-	return fn != nil && fn.Name() == "Do" && fn.Pkg() != nil && fn.Pkg().Path() == "github.com/redis/rueidis"
+	return fn != nil && fn.Name() == "Do" && fn.Pkg() != nil && redismodel.IsRueidisClient(fn.Pkg().Path())
 }
