@@ -72,10 +72,23 @@ func (k Key) Param() int {
 	return -1
 }
 
+// ParamUnderHelper returns N when the key is one helper call applied to
+// parameter N alone (serialKey(key), prefixed(k)), else -1. Such a key
+// names whatever its caller passes, as parameter N itself does; only the
+// helper anchors its shape.
+func (k Key) ParamUnderHelper() int {
+	if m := helperOfParam.FindStringSubmatch(k.Exact); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return -1
+}
+
 var (
-	paramOnly   = regexp.MustCompile(`^\$p(\d+)\$$`)
-	placeholder = regexp.MustCompile(`\$[a-z][^$]*\$`)
-	paramRef    = regexp.MustCompile(`\$p(\d+)\$`)
+	helperOfParam = regexp.MustCompile(`^call\([^,()$"]+,\$p(\d+)\$\)$`)
+	paramOnly     = regexp.MustCompile(`^\$p(\d+)\$$`)
+	placeholder   = regexp.MustCompile(`\$[a-z][^$]*\$`)
+	paramRef      = regexp.MustCompile(`\$p(\d+)\$`)
 )
 
 // Subst replaces parameter placeholders by the keys of the arguments at a

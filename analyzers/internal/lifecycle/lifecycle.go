@@ -393,6 +393,11 @@ type builder struct {
 	results map[*ast.CallExpr][]ast.Expr
 	// pkgScripts are the package-level scripts (read once, on demand).
 	pkgScripts map[*types.Var]redismodel.ScriptValue
+	// namespaces are the shapes of keys that one helper makes from a
+	// parameter (serialKey(key)) and that also key plain data writes:
+	// the helper prefixes every key of the package, so two functions
+	// using it name the same key only when their callers pass the same.
+	namespaces map[string]bool
 }
 
 func newBuilder(pass *analysis.Pass) *builder {
@@ -1132,6 +1137,7 @@ func (b *builder) joinLocks() {
 		}
 	}
 	fdOf := map[*Op]*ast.FuncDecl{}
+	b.namespaces = b.findNamespaces(all)
 	byShape := map[string][]*Lock{} // keys that are Same always share a shape
 	for _, a := range all {
 		if a.op.Kind != Acquire {
@@ -1141,7 +1147,7 @@ func (b *builder) joinLocks() {
 		var lock *Lock
 		for _, l := range byShape[a.op.Key.Shape] {
 			first := l.Acquires[0]
-			if keyexpr.Same(first.Key, a.op.Key, fdOf[first] == a.fd) {
+			if b.same(first.Key, a.op.Key, fdOf[first] == a.fd) {
 				lock = l
 				break
 			}
@@ -1180,7 +1186,7 @@ func (b *builder) joinLocks() {
 	find:
 		for _, l := range byShape[a.op.Key.Shape] {
 			for _, acq := range l.Acquires {
-				if keyexpr.Same(acq.Key, a.op.Key, fdOf[acq] == a.fd) {
+				if b.same(acq.Key, a.op.Key, fdOf[acq] == a.fd) {
 					lock = l
 					break find
 				}
@@ -1208,6 +1214,45 @@ func (b *builder) joinLocks() {
 	}
 	b.judgeLocalHelpers(all)
 	b.markWrappersUsedAsLocks(all)
+}
+
+// same is keyexpr.Same, except that keys a namespace helper makes from a
+// parameter or a local (see builder.namespaces) are the same only within
+// one function: across functions the helper is no evidence, so callers
+// join them through facts, and lock APIs named as such (Lock(key) and
+// Unlock(key)) through joinByParam.
+func (b *builder) same(x, y keyexpr.Key, sameFunc bool) bool {
+	if !sameFunc && b.namespaces[x.Shape] {
+		return false
+	}
+	return keyexpr.Same(x, y, sameFunc)
+}
+
+// findNamespaces returns the shapes of keys made by one helper from a
+// parameter alone that a plain SET writes in a function taking no lock on
+// that shape: a store's Store(key)/Del(key)/Expire(key) beside its
+// Lock(key), all through serialKey(key).
+func (b *builder) findNamespaces(all []located) map[string]bool {
+	ns := map[string]bool{}
+	for _, a := range all {
+		k := a.op.Key
+		if a.op.Kind != Write || k.ParamUnderHelper() < 0 || ns[k.Shape] {
+			continue
+		}
+		if !slices.ContainsFunc(b.ops[a.fd], func(o *Op) bool { return o.Kind == Acquire && o.Key.Shape == k.Shape }) {
+			ns[k.Shape] = true
+		}
+	}
+	return ns
+}
+
+// keyParam returns N when k is parameter N, or a namespace helper's key
+// made from parameter N; else -1.
+func (b *builder) keyParam(k keyexpr.Key) int {
+	if n := k.Param(); n >= 0 || !b.namespaces[k.Shape] {
+		return n
+	}
+	return k.ParamUnderHelper()
 }
 
 // markWrappersUsedAsLocks sets usedAsLock on the lock of a command
@@ -1405,7 +1450,7 @@ func SilenceTests(pass *analysis.Pass) {
 func (b *builder) joinByParam(all []located) {
 	for _, a := range all {
 		op := a.op
-		if op.Kind != Acquire || op.lock == nil || !acquiredOnlyIn(op.lock, op.In.Decl) || op.Key.Param() < 0 {
+		if op.Kind != Acquire || op.lock == nil || !acquiredOnlyIn(op.lock, op.In.Decl) || b.keyParam(op.Key) < 0 {
 			continue
 		}
 		// The value made inside, or a lock API named so (LockAdd(key, id)):
@@ -1415,7 +1460,7 @@ func (b *builder) joinByParam(all []located) {
 		}
 		l := op.lock
 		for _, o := range all {
-			if o.fd == a.fd || o.op.Key.Param() < 0 || !b.siblings(a.fd, o.fd) && !b.handleOf(a.fd, o.fd) {
+			if o.fd == a.fd || b.keyParam(o.op.Key) < 0 || !b.siblings(a.fd, o.fd) && !b.handleOf(a.fd, o.fd) {
 				continue
 			}
 			paired := pairedRelease(o.fd) && hasWord(a.fd.Name.Name, []string{"acquire", "lock", "obtain"})
