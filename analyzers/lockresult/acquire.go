@@ -36,6 +36,9 @@ type acquire struct {
 	cmd *redismodel.Command
 	// lib is set for lock-library acquires.
 	lib bool
+	// unjudged: an NX not known to take a lock (see AcquireFact.Unjudged):
+	// it is never reported, only summarised when returned.
+	unjudged bool
 }
 
 // rawAcquire describes a raw NX acquire sent by cmd, or nil when its

@@ -19,6 +19,10 @@ type AcquireFact struct {
 	Via    string // what it wraps, for messages: "SetNX at lock.go:12"
 	Signal int    // how a held lock shows (signal)
 	Lib    bool   // wraps a lock library's acquire
+	// Unjudged: it wraps an NX that nothing in its package names a lock
+	// (a store's SetNX(key, ...) serving every key); each caller's key
+	// decides whether the call takes a lock.
+	Unjudged bool
 	// Result positions of the bool, reply, handle and error, or -1.
 	OkAt, ReplyAt, HandleAt, ErrAt int
 }
@@ -49,8 +53,11 @@ func returnedBy(info *types.Info, fd *ast.FuncDecl, path []ast.Node, ret *ast.Re
 	return &AcquireFact{OkAt: pos[0], ReplyAt: pos[1], HandleAt: pos[2], ErrAt: pos[3]}
 }
 
-// wrapperAcquire describes a call to a function with an AcquireFact.
-func (r *runner) wrapperAcquire(call *ast.CallExpr) *acquire {
+// wrapperAcquire describes a call in fd to a function with an
+// AcquireFact. A call of an unjudged wrapper counts when the caller's key
+// is a lock's (see lockish); otherwise it is described as unjudged, so
+// that only a wrapper returning its outcome in turn gets a fact.
+func (r *runner) wrapperAcquire(fd *ast.FuncDecl, call *ast.CallExpr) *acquire {
 	fn, _ := typeutil.Callee(r.pass.TypesInfo, call).(*types.Func)
 	if fn == nil {
 		return nil
@@ -68,7 +75,18 @@ func (r *runner) wrapperAcquire(call *ast.CallExpr) *acquire {
 	return &acquire{
 		call: call, name: lifecycle.FuncName(fn) + " (" + f.Via + ")", signal: signal(f.Signal), lib: f.Lib,
 		okAt: f.OkAt, replyAt: f.ReplyAt, handleAt: f.HandleAt, errAt: f.ErrAt,
+		unjudged: f.Unjudged && !r.lockishCall(fd, call),
 	}
+}
+
+// lockishCall reports whether the acquire that call makes in fd (as the
+// lifecycle summary of its callee says) takes a lock.
+func (r *runner) lockishCall(fd *ast.FuncDecl, call *ast.CallExpr) bool {
+	if fd == nil {
+		return false
+	}
+	op := r.acquireOp(fd, call)
+	return op != nil && !op.Judged && lockish(op, fd)
 }
 
 func (r *runner) where(a *acquire) string {

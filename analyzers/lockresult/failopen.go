@@ -79,7 +79,7 @@ func (r *runner) failOpen(fd *ast.FuncDecl) {
 		}
 		if a := libAcquire(info, call); a != nil {
 			acquires[call] = a.name
-		} else if a := r.wrapperAcquire(call); a != nil {
+		} else if a := r.wrapperAcquire(fd, call); a != nil && !a.unjudged {
 			acquires[call] = a.name
 		} else if name := namedAcquire(info, call); name != "" {
 			acquires[call] = name
@@ -254,7 +254,7 @@ func (r *runner) droppedHelperAcquires(fd *ast.FuncDecl) {
 		if op.Kind != lifecycle.Acquire || op.Cmd != nil || op.Via == nil || !stmts[op.Call] || op.In.InDefer || op.In.InGo {
 			continue
 		}
-		if r.wrapperAcquire(op.Call) != nil {
+		if a := r.wrapperAcquire(fd, op.Call); a != nil && !a.unjudged {
 			continue // reported with the wrapper's fact
 		}
 		results := op.Via.Type().(*types.Signature).Results()

@@ -105,9 +105,10 @@ func (r *runner) funcDecl(file *ast.File, fd *ast.FuncDecl) {
 			continue
 		}
 		op := r.acquireOp(fd, c.Call)
-		if op == nil || op.Judged || !lockLike(op, fd) && (op.Lock() == nil || !op.Lock().LockNamed()) {
+		if op == nil || op.Judged {
 			continue
 		}
+		a.unjudged = !lockish(op, fd)
 		seen[c.Call] = true
 		r.check(file, fd, a, op)
 	}
@@ -118,7 +119,7 @@ func (r *runner) funcDecl(file *ast.File, fd *ast.FuncDecl) {
 		}
 		if a := libAcquire(info, call); a != nil {
 			r.check(file, fd, a, nil)
-		} else if a := r.wrapperAcquire(call); a != nil {
+		} else if a := r.wrapperAcquire(fd, call); a != nil {
 			r.check(file, fd, a, nil)
 		}
 		return true
@@ -132,6 +133,12 @@ func (r *runner) acquireOp(fd *ast.FuncDecl, call *ast.CallExpr) *lifecycle.Op {
 		}
 	}
 	return nil
+}
+
+// lockish reports whether an NX acquire takes a lock: it looks like one
+// (lockLike) or its lock is named as one.
+func lockish(op *lifecycle.Op, fd *ast.FuncDecl) bool {
+	return lockLike(op, fd) || op.Lock() != nil && op.Lock().LockNamed()
 }
 
 // lockLike reports whether an NX acquire takes a lock rather than
@@ -182,11 +189,12 @@ func (r *runner) check(file *ast.File, fd *ast.FuncDecl, a *acquire, op *lifecyc
 	if out.verdict == returned {
 		if fn, ok := info.Defs[fd.Name].(*types.Func); ok && r.facts[fn] == nil {
 			out.fact.Via = r.where(a)
+			out.fact.Unjudged = a.unjudged
 			r.facts[fn] = out.fact
 		}
 		return
 	}
-	if !r.report {
+	if !r.report || a.unjudged {
 		return
 	}
 	what := a.name
