@@ -137,13 +137,18 @@ func renewal(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, op *
 // holding it: it runs in the same function body as an acquire of the lock
 // (SETNX then EXPIRE is lockexpiry's business; an EXPIRE after a failed
 // acquire repairs someone else's lock, not a renewal), unless it runs in a
-// goroutine or in a loop that does not also acquire.
+// goroutine or in a loop that does not also acquire, or it follows a GET
+// of the lock made after the acquire (acquire-or-renew: the NX failed, the
+// value read is the holder's own, so it extends its lease).
 func initialTTL(pass *analysis.Pass, l *lifecycle.Lock, op *lifecycle.Op) bool {
 	for _, acq := range l.Acquires {
 		if acq.NoTTL && op.Kind == lifecycle.Expire && acq.In.Decl != op.In.Decl && firstExpire(l, acq) == op {
 			return true // the separate EXPIRE lockexpiry reports for acq
 		}
 		if acq.In.Decl != op.In.Decl || acq.In.Lit != op.In.Lit || op.In.InGo != acq.In.InGo {
+			continue
+		}
+		if r := op.ReadBefore; r != nil && r.In.Decl == acq.In.Decl && r.Pos() > acq.Pos() {
 			continue
 		}
 		if loop := enclosingLoop(pass, op); loop != nil && (acq.Pos() < loop.Pos() || acq.Pos() >= loop.End()) {

@@ -216,6 +216,20 @@ func repair(ctx context.Context, key string) bool {
 	return false
 }
 
+// Acquire-or-renew, as a leader election runs it each tick: the NX
+// failed, the GET says the holder is this replica, so it extends its own
+// lease in a separate round trip.
+func acquireOrRenew(ctx context.Context, id string) bool {
+	if rdb.SetNX(ctx, "leader", id, ttl).Val() {
+		return true
+	}
+	if rdb.Get(ctx, "leader").Val() != id {
+		return false
+	}
+	rdb.Expire(ctx, "leader", ttl) // want `lock "leader" is read with GET and then renewed with a separate EXPIRE`
+	return true
+}
+
 // The wrong code is commented out.
 func fixed(ctx context.Context, key string) {
 	token := newToken()
