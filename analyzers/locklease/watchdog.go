@@ -51,8 +51,19 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 		seen[call] = true
 		out = append(out, renewal{call: call, what: what, read: read})
 	}
+	// Calls that take the lock as well as extend it (a TryLock that
+	// refreshes the lock it holds, or else obtains it): their outcome is
+	// an acquire's, "held now or not", which lockresult judges.
+	takes := map[*ast.CallExpr]bool{}
+	if lc := res.Lifecycle; lc != nil {
+		for _, op := range lc.Ops {
+			if op.Kind == lifecycle.Acquire && op.Via != nil {
+				takes[op.Call] = true
+			}
+		}
+	}
 	renew := func(op *lifecycle.Op) {
-		if op.Kind != lifecycle.Expire || op.Judged {
+		if op.Kind != lifecycle.Expire || op.Judged || op.Via != nil && takes[op.Call] {
 			return
 		}
 		// The call in the loop (_ = r.delayExpire(ctx)), and the EXPIRE
