@@ -22,7 +22,11 @@
 //     pgconn.CommandTag, pgx.Rows or pgx.Row; a Query or QueryRow counts
 //     when its text writes, as sqlc's UPDATE ... RETURNING does), a gorm
 //     Create/Save/Update/Updates/UpdateColumn(s)/Delete, the Save/Exec of
-//     an ent Create/Update/Delete builder, a go-redis,
+//     an ent Create/Update/Delete builder, a MongoDB collection write
+//     (mongo-driver InsertOne/InsertMany, Update*, ReplaceOne, Delete*,
+//     FindOneAnd*, BulkWrite; mgo Insert, Update*, Upsert*, Remove*,
+//     Query.Apply, Bulk.Run: a fence that reaches its filter or update
+//     fences it), a go-redis,
 //     redigo or rueidis write to a key other than the lock, a Lua script
 //     that writes, os.WriteFile, os.Create, os.Rename, os.Remove(All), os.Truncate,
 //     (*os.File).Write/WriteString.

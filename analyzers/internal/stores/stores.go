@@ -1,7 +1,7 @@
 // Package stores recognises writes to the resources a lock protects:
 // SQL statements (database/sql, jmoiron/sqlx, pgx, and interfaces that
-// stand for them: see sqlInterface), gorm model writes, file
-// writes, Redis writes (from redismodel commands) and safelock's fenced
+// stand for them: see sqlInterface), gorm model writes, MongoDB collection
+// writes (mongo-driver, mgo), file writes, Redis writes (from redismodel commands) and safelock's fenced
 // write helpers. A [Write] says which values the write receives, so a rule
 // can ask whether a fencing token reaches it, and for SQL the statement
 // text, so a rule can ask whether the statement checks the fence.
@@ -19,6 +19,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -36,6 +37,7 @@ const (
 	Gorm                   // gorm model writes
 	Ent                    // ent builder writes (Create, Update, Delete ... Save/Exec)
 	File                   // os file writes
+	Mongo                  // MongoDB collection writes (mongo-driver, mgo)
 	Redis                  // a Redis command that changes a key
 	Fenced                 // a safelock/fence helper: checks the fence where the write lands
 )
@@ -109,6 +111,10 @@ func classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *red
 		return gormWrite(info, defs, w, fn, recv, anyText)
 	case "os":
 		return fileWrite(w, fn, recv)
+	case "go.mongodb.org/mongo-driver/mongo", "go.mongodb.org/mongo-driver/v2/mongo":
+		return mongoWrite(info, w, fn, recv, mongoDriverWrites)
+	case "gopkg.in/mgo.v2", "github.com/globalsign/mgo":
+		return mongoWrite(info, w, fn, recv, mgoWrites)
 	case "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool", "github.com/jackc/pgx/v4", "github.com/jackc/pgx/v4/pgxpool":
 		return pgxWrite(info, defs, w, fn, recv, anyText)
 	}
@@ -412,6 +418,33 @@ func fileWrite(w *Write, fn *types.Func, recv string) *Write {
 		return nil
 	}
 	w.Kind = File
+	return w
+}
+
+// The methods that change documents, by receiver type.
+var (
+	mongoDriverWrites = map[string][]string{
+		"Collection": {"InsertOne", "InsertMany", "UpdateOne", "UpdateMany", "UpdateByID", "ReplaceOne",
+			"DeleteOne", "DeleteMany", "FindOneAndUpdate", "FindOneAndReplace", "FindOneAndDelete", "BulkWrite"},
+	}
+	mgoWrites = map[string][]string{
+		"Collection": {"Insert", "Update", "UpdateId", "UpdateAll", "Upsert", "UpsertId", "Remove", "RemoveId", "RemoveAll"},
+		"Query":      {"Apply"}, // findAndModify: c.Find(filter).Apply(change, &doc)
+		"Bulk":       {"Run"},
+	}
+)
+
+// mongoWrite is a write to a MongoDB collection; its values include the
+// arguments of the calls chained before it (the filter of Find(...).Apply).
+func mongoWrite(info *types.Info, w *Write, fn *types.Func, recv string, writes map[string][]string) *Write {
+	if !slices.Contains(writes[recv], fn.Name()) {
+		return nil
+	}
+	w.Kind = Mongo
+	w.What = "mongo " + dotted(recv, fn.Name())
+	if sel, ok := ast.Unparen(w.Call.Fun).(*ast.SelectorExpr); ok {
+		w.Values = append(append([]ast.Expr{}, w.Call.Args...), chainArgs(info, sel.X)...)
+	}
 	return w
 }
 
