@@ -55,7 +55,11 @@
 //     test of that read (key gone, another token), tells the holder as a
 //     failure branch would (cancels, closes a channel, clears
 //     s.isLeader): its own owner check finds a loss at the next tick (the
-//     GET-then-EXPIRE itself is lockrenew's D4).
+//     GET-then-EXPIRE itself is lockrenew's D4); nor for a call that
+//     takes the lock as well as extends it (a TryLock that refreshes the
+//     lock it holds or else obtains it): its answer is an acquire's,
+//     "held now or not", and a loop that skips the work on false tells
+//     the only holder there is.
 //   - a renewal wrapper that answers success when the renewal failed: a
 //     function named as a renewal (Refresh, Extend, Renew, KeepAlive,
 //     Heartbeat) returning an error, whose renewal (the same renewals as

@@ -17,6 +17,12 @@
 //     with an argument (the token);
 //   - GET, compare in Go, then DEL: two round trips with a gap between.
 //
+// A package whose every key goes through one helper (Store, Del and
+// Expire all keyed serialKey(key)) has no lock in that helper's shape: its
+// generic Del is judged at each call by the key the caller passes, while
+// its own Lock(key)/Unlock(key) pair, named as a lock API, is judged where
+// it is.
+//
 // Each defect is reported once, where the code is wrong: at the DEL (or
 // script call) itself when it is in the package being analysed, even
 // inside a release helper called from several places (the calls are

@@ -31,7 +31,9 @@
 // nobody reads (a cache filled with SETNX); the
 // EXPIRE that gives a TTL-less SETNX its first TTL (lockexpiry reports
 // that); an EXPIRE in the function that acquires, outside a loop or
-// goroutine, which sets up the lock rather than holding it.
+// goroutine, which sets up the lock rather than holding it, unless a GET
+// of the lock comes between them: acquire-or-renew, as a leader election
+// runs it each tick (NX failed, GET says the key is ours, EXPIRE), renews.
 //
 // # Why it matters
 //

@@ -32,7 +32,10 @@
 //     called the acquire; so does one that returns the bool through
 //     variables (res, err := ...Result() ... return res, nil). A wrapper
 //     that returns only SetNX's Err() loses the bool and is reported
-//     itself.
+//     itself. A wrapper whose NX nothing in its package names a lock (a
+//     store's SetNX(key, value, ttl) serving every key) is judged at each
+//     call instead, by the caller's key and function: SetNX("job-lock:"+id,
+//     ...) counts, a mapping seeded in a transaction does not.
 //
 // It also reports acquire wrappers that fail open: a function with a bool
 // result whose acquire's error branch reaches "return true" (on a Redis
