@@ -114,20 +114,20 @@ func renewal(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, op *
 				return ""
 			}
 			if c.Opts.XX {
-				if initialTTL(pass, l, op) {
+				if initialTTL(pass, res, l, op) {
 					return ""
 				}
 				return "SET XX"
 			}
 		}
-		if !sameValue(res, l, op) || initialTTL(pass, l, op) {
+		if !sameValue(res, l, op) || initialTTL(pass, res, l, op) {
 			return ""
 		}
 		return op.DescribeAtSite()
 	default:
 		return ""
 	}
-	if initialTTL(pass, l, op) {
+	if initialTTL(pass, res, l, op) {
 		return ""
 	}
 	return op.DescribeAtSite()
@@ -140,7 +140,7 @@ func renewal(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, op *
 // goroutine or in a loop that does not also acquire, or it follows a GET
 // of the lock made after the acquire (acquire-or-renew: the NX failed, the
 // value read is the holder's own, so it extends its lease).
-func initialTTL(pass *analysis.Pass, l *lifecycle.Lock, op *lifecycle.Op) bool {
+func initialTTL(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, op *lifecycle.Op) bool {
 	for _, acq := range l.Acquires {
 		if acq.NoTTL && op.Kind == lifecycle.Expire && acq.In.Decl != op.In.Decl && firstExpire(l, acq) == op {
 			return true // the separate EXPIRE lockexpiry reports for acq
@@ -148,13 +148,30 @@ func initialTTL(pass *analysis.Pass, l *lifecycle.Lock, op *lifecycle.Op) bool {
 		if acq.In.Decl != op.In.Decl || acq.In.Lit != op.In.Lit || op.In.InGo != acq.In.InGo {
 			continue
 		}
-		if r := op.ReadBefore; r != nil && r.In.Decl == acq.In.Decl && r.Pos() > acq.Pos() {
+		if r := op.ReadBefore; r != nil && r.In.Decl == acq.In.Decl && r.Pos() > acq.Pos() && !overwrittenBetween(res, l, r, op) {
 			continue
 		}
 		if loop := enclosingLoop(pass, op); loop != nil && (acq.Pos() < loop.Pos() || acq.Pos() >= loop.End()) {
 			continue // renewed again and again while the work goes on
 		}
 		return true
+	}
+	return false
+}
+
+// overwrittenBetween reports whether the lock's key is written (GETSET,
+// SET) between the GET read and the EXPIRE op in their function: the
+// takeover of an expired timestamp lock (NX failed, GET an old deadline,
+// GETSET a new one, EXPIRE), which takes the lock rather than renewing it.
+func overwrittenBetween(res *lifecycle.Result, l *lifecycle.Lock, read, op *lifecycle.Op) bool {
+	env := res.Env(op.In.Decl)
+	for _, c := range res.Calls[op.In.Decl] {
+		if c.Cmd == nil || c.Cmd.Name != "GETSET" && c.Cmd.Name != "SET" || c.Call.Pos() <= read.Pos() || c.Call.Pos() >= op.Pos() {
+			continue
+		}
+		if k := c.Cmd.Key(); k != nil && keyexpr.Same(env.Of(k), l.Key, true) || k != nil && keyexpr.Same(env.Of(k), read.Key, true) {
+			return true
+		}
 	}
 	return false
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -227,6 +228,25 @@ func acquireOrRenew(ctx context.Context, id string) bool {
 		return false
 	}
 	rdb.Expire(ctx, "leader", ttl) // want `lock "leader" is read with GET and then renewed with a separate EXPIRE`
+	return true
+}
+
+// The takeover of an expired timestamp lock: NX failed, the GET read an
+// old deadline, GETSET wrote a new one and its old value proves the
+// takeover; the EXPIRE gives the taken lock its TTL, no renewal.
+func takeOver(ctx context.Context, deadline int64) bool {
+	if rdb.SetNX(ctx, "cron-tick", deadline, ttl).Val() {
+		return true
+	}
+	old, _ := strconv.ParseInt(rdb.Get(ctx, "cron-tick").Val(), 10, 64)
+	if old > time.Now().UnixNano() {
+		return false
+	}
+	prev, _ := strconv.ParseInt(rdb.GetSet(ctx, "cron-tick", deadline).Val(), 10, 64)
+	if prev > time.Now().UnixNano() {
+		return false
+	}
+	rdb.Expire(ctx, "cron-tick", ttl)
 	return true
 }
 
