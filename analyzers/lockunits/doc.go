@@ -43,7 +43,13 @@
 //     //go:embed files of any package (a package of scripts only
 //     included). A script that takes one ARGV in two units (PX to create,
 //     EXPIRE to refresh) is wrong whatever is passed: the use the value
-//     does not fit is reported, without a fix.
+//     does not fit is reported, without a fix;
+//   - the same mistakes through helpers, in any package: a function that
+//     passes a parameter with no unit of its own (ttl int64) on to EX,
+//     PX, EXPIRE, PEXPIRE or a script's ARGV used so gets a fact, and its
+//     callers' arguments are checked as if they stood there
+//     (writeLock(conn, key, secret, int64(10*time.Second)) sends
+//     nanoseconds to EX), also through helpers of helpers.
 //
 // It applies to every key with a TTL, not only locks. A unit is known
 // from a type (time.Duration, time.Time), a method (Seconds, Milliseconds,

@@ -28,29 +28,46 @@ var Analyzer = &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{lifecycle.Analyzer},
 	Run:              run,
 	RunDespiteErrors: true,
+	FactTypes:        []analysis.Fact{new(TTLParamFact)},
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
-	if len(res.Calls) == 0 {
-		return nil, nil
-	}
-	c := &checker{pass: pass, m: newMeasurer(pass.TypesInfo, res.Env(nil).Defs, pass.Files)}
+	c := &checker{pass: pass, m: newMeasurer(pass.TypesInfo, res.Env(nil).Defs, pass.Files), params: map[*types.Func]*TTLParamFact{}}
+	var decls []*ast.FuncDecl
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok {
-				continue
-			}
-			for _, call := range res.Calls[fd] {
-				if call.Cmd != nil && call.Cmd.TTL != nil {
-					c.check(call.Cmd)
-				}
-				if call.Cmd != nil && call.Cmd.Script != nil && !call.Cmd.Partial {
-					c.script(call.Cmd)
-				}
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				decls = append(decls, fd)
 			}
 		}
+	}
+	for _, fd := range decls {
+		for _, call := range res.Calls[fd] {
+			if call.Cmd != nil && call.Cmd.TTL != nil {
+				c.check(call.Cmd)
+			}
+			if call.Cmd != nil && call.Cmd.Script != nil && !call.Cmd.Partial {
+				c.script(call.Cmd)
+			}
+		}
+	}
+	// Parameters passed on as TTL counts: helpers of helpers first, then
+	// the calls whose arguments have a unit.
+	for round := 0; round < 4; round++ {
+		c.changed = false
+		for _, fd := range decls {
+			c.passParams(fd, false)
+		}
+		if !c.changed {
+			break
+		}
+	}
+	for _, fd := range decls {
+		c.passParams(fd, true)
+	}
+	for fn, f := range c.params {
+		pass.ExportObjectFact(fn, f)
 	}
 	return nil, nil
 }
@@ -58,6 +75,10 @@ func run(pass *analysis.Pass) (any, error) {
 type checker struct {
 	pass *analysis.Pass
 	m    *measurer
+	// params are this package's functions that pass a parameter on as a
+	// TTL count (see TTLParamFact); changed says one was added.
+	params  map[*types.Func]*TTLParamFact
+	changed bool
 }
 
 func (c *checker) check(cmd *redismodel.Command) {
@@ -72,8 +93,10 @@ func (c *checker) check(cmd *redismodel.Command) {
 		c.duration(cmd, e, ms)
 	case redismodel.UnitSeconds:
 		c.count(cmd, optName(cmd), e, ms, 1e9)
+		c.paramUse(cmd, optName(cmd), e, 1e9)
 	case redismodel.UnitMillis:
 		c.count(cmd, optName(cmd), e, ms, 1e6)
+		c.paramUse(cmd, optName(cmd), e, 1e6)
 	case redismodel.UnitUnixSeconds:
 		c.timestamp(cmd, optName(cmd), e, ms, 1e9)
 	case redismodel.UnitUnixMillis:
@@ -111,6 +134,9 @@ func (c *checker) script(cmd *redismodel.Command) {
 		}
 		if w, ok := single[n]; ok {
 			check(w)
+			if want := unitOf[countWord[w]]; want != 0 {
+				c.paramUse(cmd, fmt.Sprintf("%s (ARGV[%d] in the script)", w, n), e, want)
+			}
 			continue
 		}
 		// The script takes ARGV[n] in two units (PX and EXPIRE): whatever
@@ -331,6 +357,9 @@ func (c *checker) countFix(e ast.Expr, ms measure, want int64, cmd *redismodel.C
 }
 
 var unitOf = map[string]int64{"EX": 1e9, "PX": 1e6}
+
+// countWord maps the script words that take a TTL count to EX or PX.
+var countWord = map[string]string{"EX": "EX", "EXPIRE": "EX", "SETEX": "EX", "PX": "PX", "PEXPIRE": "PX", "PSETEX": "PX"}
 
 // optionWord finds the string literal EX or PX just before the TTL in a
 // raw-argument call.
