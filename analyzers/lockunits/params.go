@@ -154,4 +154,3 @@ func calleeName(info *types.Info, call *ast.CallExpr) string {
 	}
 	return fn.Name()
 }
-
