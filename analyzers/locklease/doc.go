@@ -39,7 +39,7 @@
 //     of a goroutine (or of a function started with go, named as a
 //     watchdog, or called from such a loop), whose outcome is thrown away,
 //     only logged, or tested by branches that only log, return, break or
-//     go on. Renewals are raw EXPIRE/PEXPIRE and extend scripts of a
+//     go on (errors.Is and errors.As test the error; they tell nobody). Renewals are raw EXPIRE/PEXPIRE and extend scripts of a
 //     lock, library Extend/Refresh, and methods named like a renewal
 //     (refresh, extend, renew, keepalive) of a type named as a lock.
 //     Reported where the lock-lost reply is dropped (the if chain testing

@@ -392,7 +392,7 @@ climb:
 				reaches = true
 			}
 		case *ast.CallExpr:
-			if !isLog(info, n) && n != r.call {
+			if !isLog(info, n) && n != r.call && !errorTest(info, n) {
 				for _, a := range n.Args {
 					if mentions(info, a, vars) && !clientHelper(info, n) {
 						reaches = true // handed on: a callback or a channel helper
@@ -568,6 +568,13 @@ func isLog(info *types.Info, call *ast.CallExpr) bool {
 		return fn.Type().(*types.Signature).Results().Len() == 0
 	}
 	return false
+}
+
+// errorTest reports whether call only tests an error (errors.Is,
+// errors.As): the outcome is looked at, not handed on.
+func errorTest(info *types.Info, call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && (fn.Name() == "Is" || fn.Name() == "As")
 }
 
 // clientHelper reports whether call unwraps a client reply
