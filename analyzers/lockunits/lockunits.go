@@ -33,6 +33,10 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
+	if len(res.Calls) == 0 && len(pass.AllObjectFacts()) == 0 {
+		// No Redis here and no helper imported that passes a TTL on.
+		return nil, nil
+	}
 	c := &checker{pass: pass, m: newMeasurer(pass.TypesInfo, res.Env(nil).Defs, pass.Files), params: map[*types.Func]*TTLParamFact{}}
 	var decls []*ast.FuncDecl
 	for _, f := range pass.Files {
