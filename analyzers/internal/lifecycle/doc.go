@@ -123,8 +123,10 @@
 // go-redis implementation and an in-memory stand-in: on Redis it does
 // what the go-redis one does, and a lock taken through it has the same
 // defects on either). An acquire's ValueParam is the parameter it
-// stores, or whose serialization it stores (data, err := json.Marshal(v)
-// or r.serialize(v)): a constant stays constant. FactOp.InLock (Op.Judged at callers) says the
+// stores, or whose serialization it stores (data, err := json.Marshal(v),
+// r.serialize(v), or the Marshal/Encode/Serialize method of a serializer
+// kept in a package variable or field, as jsoniter's is): a constant stays
+// constant. FactOp.InLock (Op.Judged at callers) says the
 // helper's own package already saw the op in a lock, so rules report the
 // defect there, once. A wrapper's own parameters travel in its fact too:
 // TTLParam (a caller's constant 0 is an acquire without expiry) and

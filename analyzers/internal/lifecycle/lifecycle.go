@@ -1382,8 +1382,15 @@ func (b *builder) fieldStores() []fieldStore {
 
 // serialized matches a value made by one call from a parameter alone
 // (and perhaps the receiver): data, err := r.serialize(value), or
-// json.Marshal(value).
-var serialized = regexp.MustCompile(`^(?:result\()?call\([^,$]+,(?:\$l\d+\$,)?\$p(\d+)\$\)(?:,0\))?$`)
+// json.Marshal(value). Groups: the callee, a receiver held in a package
+// variable or a field, the parameter.
+var serialized = regexp.MustCompile(`^(?:result\()?call\(([^,$]+),(?:\$l\d+\$,|(var\([^()]+\)|field\([^()]+\)),)?\$p(\d+)\$\)(?:,0\))?$`)
+
+// serializerName matches the methods a serializer kept in a variable
+// serializes with (var json = jsoniter.ConfigCompatibleWithStandardLibrary;
+// json.Marshal(v), s.codec.Encode(v)). Any other method of a shared value
+// may add what the parameter lacks (a nonce, a node name).
+var serializerName = regexp.MustCompile(`(?i)\.(?:marshal|encode|serializ)[a-z]*$`)
 
 // valueParam returns the parameter whose value an acquire stores: the
 // parameter itself, or its serialized form, which is as constant (or as
@@ -1392,11 +1399,12 @@ func valueParam(v keyexpr.Key) int {
 	if p := v.Param(); p >= 0 {
 		return p
 	}
-	if m := serialized.FindStringSubmatch(v.Exact); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n
+	m := serialized.FindStringSubmatch(v.Exact)
+	if m == nil || m[2] != "" && !serializerName.MatchString(m[1]) {
+		return -1
 	}
-	return -1
+	n, _ := strconv.Atoi(m[3])
+	return n
 }
 
 // judgeLocalHelpers marks ops summarised from a helper of this package as

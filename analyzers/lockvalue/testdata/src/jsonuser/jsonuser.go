@@ -36,3 +36,21 @@ func (j *Jobs) Tagged(ctx context.Context, id string, work func()) {
 	defer j.c.Del(ctx, "tagged:"+id)
 	work()
 }
+
+// The cache's codec marshals the constant: still one value for all.
+func (j *Jobs) Codec(ctx context.Context, id string, work func()) {
+	if ok, err := j.c.SetNXCodec(ctx, "codec:"+id, "1", time.Minute); err != nil || !ok { // want `lock "codec:" \+ id stores the constant "1" as its value`
+		return
+	}
+	defer j.c.Del(ctx, "codec:"+id)
+	work()
+}
+
+// Sealing adds a nonce: the stored value differs per holder.
+func (j *Jobs) Sealed(ctx context.Context, id string, work func()) {
+	if ok, err := j.c.SetNXSealed(ctx, "sealed:"+id, "1", time.Minute); err != nil || !ok {
+		return
+	}
+	defer j.c.Del(ctx, "sealed:"+id)
+	work()
+}
