@@ -39,6 +39,9 @@ type acquire struct {
 	// unjudged: an NX not known to take a lock (see AcquireFact.Unjudged):
 	// it is never reported, only summarised when returned.
 	unjudged bool
+	// emptyToken: the handle is a token, "" when the lock was not taken
+	// (see AcquireFact.EmptyToken).
+	emptyToken bool
 }
 
 // rawAcquire describes a raw NX acquire sent by cmd, or nil when its

@@ -35,7 +35,11 @@
 //     itself. A wrapper whose NX nothing in its package names a lock (a
 //     store's SetNX(key, value, ttl) serving every key) is judged at each
 //     call instead, by the caller's key and function: SetNX("job-lock:"+id,
-//     ...) counts, a mapping seeded in a transaction does not.
+//     ...) counts, a mapping seeded in a transaction does not. A wrapper
+//     that returns the token it stored, (string, error), and answers a
+//     lock it did not get with "" and a nil error (a Grab that gives up
+//     after its retry period) gets a fact too: a caller that checks the
+//     error and never looks at the token (if lock == "") is reported.
 //
 // It also reports acquire wrappers that fail open: a function with a bool
 // result whose acquire's error branch reaches "return true" (on a Redis

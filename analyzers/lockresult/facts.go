@@ -23,6 +23,9 @@ type AcquireFact struct {
 	// (a store's SetNX(key, ...) serving every key); each caller's key
 	// decides whether the call takes a lock.
 	Unjudged bool
+	// EmptyToken: the handle is the token the wrapper stored, and a lock
+	// it did not get comes back as "" with a nil error (emptyTokenFact).
+	EmptyToken bool
 	// Result positions of the bool, reply, handle and error, or -1.
 	OkAt, ReplyAt, HandleAt, ErrAt int
 }
@@ -75,7 +78,7 @@ func (r *runner) wrapperAcquire(fd *ast.FuncDecl, call *ast.CallExpr) *acquire {
 	return &acquire{
 		call: call, name: lifecycle.FuncName(fn) + " (" + f.Via + ")", signal: signal(f.Signal), lib: f.Lib,
 		okAt: f.OkAt, replyAt: f.ReplyAt, handleAt: f.HandleAt, errAt: f.ErrAt,
-		unjudged: f.Unjudged && !r.lockishCall(fd, call),
+		unjudged: f.Unjudged && !r.lockishCall(fd, call), emptyToken: f.EmptyToken,
 	}
 }
 

@@ -194,8 +194,19 @@ func (r *runner) check(file *ast.File, fd *ast.FuncDecl, a *acquire, op *lifecyc
 		}
 		return
 	}
+	if !a.unjudged {
+		if fn, ok := info.Defs[fd.Name].(*types.Func); ok && r.facts[fn] == nil {
+			if f := emptyTokenFact(info, fd, a); f != nil {
+				f.Via = r.where(a)
+				r.facts[fn] = f
+			}
+		}
+	}
 	if !r.report || a.unjudged {
 		return
+	}
+	if a.emptyToken && out.verdict == checked && out.handle.v != nil && !tokenLooked(info, fd.Body, out.handle.v) {
+		out.verdict = errOnly // the token is used, never looked at
 	}
 	what := a.name
 	if op != nil {
@@ -543,6 +554,8 @@ func libHint(a *acquire) string {
 
 func heldAs(a *acquire) string {
 	switch {
+	case a.emptyToken:
+		return "an empty token"
 	case a.cmd != nil && a.cmd.Name == "SETNX" && a.cmd.Method.Name() != "SetNX":
 		return "0"
 	case a.okAt >= 0, a.cmd != nil && a.cmd.Method.Name() == "SetNX":
@@ -553,6 +566,8 @@ func heldAs(a *acquire) string {
 
 func checkHint(a *acquire) string {
 	switch {
+	case a.emptyToken:
+		return `check the token too (if token == "" { return })`
 	case a.cmd != nil && a.cmd.Method.Name() == "SetNX":
 		return "check the bool too (ok, err := ....Result(); if err != nil || !ok { return })"
 	case a.cmd != nil && a.cmd.Name == "SET":
