@@ -26,7 +26,10 @@
 //     (mongo-driver InsertOne/InsertMany, Update*, ReplaceOne, Delete*,
 //     FindOneAnd*, BulkWrite; mgo Insert, Update*, Upsert*, Remove*,
 //     Query.Apply, Bulk.Run: a fence that reaches its filter or update
-//     fences it), a go-redis,
+//     fences it), a GoFrame gdb Model Insert/InsertIgnore/InsertAndGetId,
+//     Save, Replace, Update, Delete, Increment or Decrement (an update
+//     is fenced by a Where("fence < ?", f) or WhereLT("fence", f) in its
+//     chain, as gorm's is), a go-redis,
 //     redigo or rueidis write to a key other than the lock, a Lua script
 //     that writes, os.WriteFile, os.Create, os.Rename, os.Remove(All), os.Truncate,
 //     (*os.File).Write/WriteString.

@@ -45,6 +45,8 @@ func (w *Write) NeedsCondition() bool {
 		case "Save", "Update", "Updates", "UpdateColumn", "UpdateColumns", "Delete":
 			return true
 		}
+	case GoFrame:
+		return !strings.Contains(w.What, ".Insert")
 	case Ent:
 		return !strings.Contains(w.What, "Create ") && !strings.Contains(w.What, "CreateBulk ")
 	}
@@ -106,7 +108,7 @@ func (w *Write) FenceCondition(reaches func(ast.Expr) bool) (ok, known bool) {
 			return true, true
 		}
 		return false, w.Complete
-	case Gorm:
+	case Gorm, GoFrame:
 		complete := true
 		for _, c := range w.Conds {
 			if hasCondition(c.Query, c.Args, false, false, reaches) {

@@ -1,8 +1,8 @@
 // Package stores recognises writes to the resources a lock protects:
 // SQL statements (database/sql, jmoiron/sqlx, pgx, and interfaces that
-// stand for them: see sqlInterface), gorm model writes, MongoDB collection
-// writes (mongo-driver, mgo), file writes, Redis writes (from redismodel commands) and safelock's fenced
-// write helpers. A [Write] says which values the write receives, so a rule
+// stand for them: see sqlInterface), gorm and GoFrame gdb model writes,
+// MongoDB collection writes (mongo-driver, mgo), file writes, Redis writes
+// (from redismodel commands) and safelock's fenced write helpers. A [Write] says which values the write receives, so a rule
 // can ask whether a fencing token reaches it, and for SQL the statement
 // text, so a rule can ask whether the statement checks the fence.
 //
@@ -33,13 +33,14 @@ import (
 type Kind int
 
 const (
-	SQL    Kind = iota + 1 // database/sql, sqlx
-	Gorm                   // gorm model writes
-	Ent                    // ent builder writes (Create, Update, Delete ... Save/Exec)
-	File                   // os file writes
-	Mongo                  // MongoDB collection writes (mongo-driver, mgo)
-	Redis                  // a Redis command that changes a key
-	Fenced                 // a safelock/fence helper: checks the fence where the write lands
+	SQL     Kind = iota + 1 // database/sql, sqlx
+	Gorm                    // gorm model writes
+	Ent                     // ent builder writes (Create, Update, Delete ... Save/Exec)
+	File                    // os file writes
+	Mongo                   // MongoDB collection writes (mongo-driver, mgo)
+	GoFrame                 // GoFrame gdb model writes (Insert, Update, Delete, Save ...)
+	Redis                   // a Redis command that changes a key
+	Fenced                  // a safelock/fence helper: checks the fence where the write lands
 )
 
 // Write is one call that writes to a store.
@@ -117,6 +118,8 @@ func classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *red
 		return mongoWrite(info, w, fn, recv, mgoWrites)
 	case "github.com/jackc/pgx/v5", "github.com/jackc/pgx/v5/pgxpool", "github.com/jackc/pgx/v4", "github.com/jackc/pgx/v4/pgxpool":
 		return pgxWrite(info, defs, w, fn, recv, anyText)
+	case "github.com/gogf/gf/v2/database/gdb", "github.com/gogf/gf/database/gdb":
+		return goframeWrite(info, defs, w, fn, recv)
 	}
 	switch sqlInterface(sig) {
 	case "database/sql":
@@ -332,6 +335,50 @@ func gormWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, r
 		if m := s.Sel.Name; (m == "Where" || m == "Not" || m == "Or") && len(c.Args) > 0 {
 			q, complete := Text(info, defs, c.Args[0])
 			w.Conds = append(w.Conds, GormCond{Query: q, Complete: complete, Args: c.Args[1:]})
+		}
+		x = s.X
+	}
+	return w
+}
+
+// goframeWrites are GoFrame gdb Model methods that change rows.
+var goframeWrites = map[string]bool{
+	"Insert": true, "InsertIgnore": true, "InsertAndGetId": true, "Replace": true, "Save": true,
+	"Update": true, "UpdateAndGetAffected": true, "Delete": true, "Increment": true, "Decrement": true,
+}
+
+// goframeWrite recognises a GoFrame gdb model write:
+// tx.Model("t").Where("id", id).Data(g.Map{...}).Update(). Its Where
+// conditions are kept as gorm's are; WhereLT/WhereLTE(col, v) read as
+// "col < ?" and "col <= ?".
+func goframeWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, recv string) *Write {
+	sel, ok := ast.Unparen(w.Call.Fun).(*ast.SelectorExpr)
+	if recv != "Model" || !goframeWrites[fn.Name()] || !ok {
+		return nil
+	}
+	w.Kind = GoFrame
+	w.What = "gdb Model." + fn.Name()
+	for x := sel.X; ; {
+		c, ok := ast.Unparen(x).(*ast.CallExpr)
+		if !ok {
+			break
+		}
+		s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		w.Values = append(w.Values, c.Args...)
+		switch m := s.Sel.Name; {
+		case (m == "Where" || m == "WhereOr" || m == "Wheref") && len(c.Args) > 0:
+			q, complete := Text(info, defs, c.Args[0])
+			w.Conds = append(w.Conds, GormCond{Query: q, Complete: complete, Args: c.Args[1:]})
+		case (m == "WhereLT" || m == "WhereLTE") && len(c.Args) == 2:
+			col, complete := Text(info, defs, c.Args[0])
+			op := " < ?"
+			if m == "WhereLTE" {
+				op = " <= ?"
+			}
+			w.Conds = append(w.Conds, GormCond{Query: col + op, Complete: complete, Args: c.Args[1:]})
 		}
 		x = s.X
 	}
