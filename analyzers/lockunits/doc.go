@@ -49,7 +49,12 @@
 //     PX, EXPIRE, PEXPIRE or a script's ARGV used so gets a fact, and its
 //     callers' arguments are checked as if they stood there
 //     (writeLock(conn, key, secret, int64(10*time.Second)) sends
-//     nanoseconds to EX), also through helpers of helpers.
+//     nanoseconds to EX), also through helpers of helpers;
+//   - a number turned into text by a string conversion, string(rune(n))
+//     or string(n), where a count of seconds or milliseconds goes (after
+//     EX/PX, to EXPIRE, in a script's ARGV): Go makes the character with
+//     that code point, not the digits (10 s becomes "\n"). No fix is
+//     suggested; format it with strconv.Itoa.
 //
 // It applies to every key with a TTL, not only locks. A unit is known
 // from a type (time.Duration, time.Time), a method (Seconds, Milliseconds,

@@ -247,6 +247,14 @@ func (c *checker) durationHint(e ast.Expr, ms measure) string {
 // count checks a raw integer TTL in units of want nanoseconds.
 func (c *checker) count(cmd *redismodel.Command, opt string, e ast.Expr, ms measure, want int64) {
 	src := c.src(e)
+	if c.runeText(e) {
+		c.pass.Report(analysis.Diagnostic{
+			Pos: e.Pos(), End: e.End(),
+			Message: fmt.Sprintf("%s takes a number of %s, but %s makes the one character whose code point is that number, not its digits (10 becomes \"\\n\"): Redis refuses it or reads another TTL; format the number with strconv.Itoa or strconv.FormatInt%s",
+				opt, unitName(want), src, c.lockHint(cmd)),
+		})
+		return
+	}
 	if ms.unix {
 		c.pass.Report(analysis.Diagnostic{
 			Pos: e.Pos(), End: e.End(),
@@ -292,6 +300,30 @@ func (c *checker) count(cmd *redismodel.Command, opt string, e ast.Expr, ms meas
 			opt, unitName(want), src, unitName(ms.per), scaled(opt, d, ms.per, want), c.countHint(e, ms, want), c.lockHint(cmd)),
 		SuggestedFixes: c.countFix(e, ms, want, cmd),
 	})
+}
+
+// runeText reports whether e converts an integer to a string, which Go
+// reads as a code point: string(rune(n)), string(byte(n)), string(n).
+func (c *checker) runeText(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return false
+	}
+	info := c.pass.TypesInfo
+	if tv, ok := info.Types[call.Fun]; !ok || !tv.IsType() || !isStringType(tv.Type) {
+		return false
+	}
+	at, ok := info.Types[call.Args[0]]
+	if !ok {
+		return false
+	}
+	b, ok := at.Type.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+func isStringType(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.String
 }
 
 // countHint says what to pass instead.

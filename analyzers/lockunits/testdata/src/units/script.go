@@ -2,6 +2,7 @@ package units
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	redigo "github.com/gomodule/redigo/redis"
@@ -35,4 +36,20 @@ func scriptRenew(conn redigo.Conn, key, token string, ttl time.Duration) error {
 func scriptRenewWrong(conn redigo.Conn, key, token string, ttl time.Duration) error {
 	_, err := renewScript.Do(conn, key, token, ttl.Seconds()) // want `PEXPIRE \(ARGV\[2\] in the script\) takes milliseconds, but ttl.Seconds\(\) is in seconds`
 	return err
+}
+
+const extendLua = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("EXPIRE", KEYS[1], ARGV[2]) end return 0`
+
+// string(rune(n)) is the character with code point n, not n's digits.
+func scriptExtendRune(ctx context.Context, key, token string, ttl time.Duration) error {
+	return rdb.Eval(ctx, extendLua, []string{key}, token, string(rune(int(ttl.Seconds())))).Err() // want `EXPIRE \(ARGV\[2\] in the script\) takes a number of seconds, but string\(rune\(int\(ttl.Seconds\(\)\)\)\) makes the one character whose code point is that number`
+}
+
+// Its digits are what EXPIRE reads.
+func scriptExtendDigits(ctx context.Context, key, token string, ttl time.Duration) error {
+	return rdb.Eval(ctx, extendLua, []string{key}, token, strconv.Itoa(int(ttl.Seconds()))).Err()
+}
+
+func setRune(ctx context.Context, key string, secs int) error {
+	return rdb.Do(ctx, "SET", key, "v", "EX", string(rune(secs)), "NX").Err() // want `EX takes a number of seconds, but string\(rune\(secs\)\) makes the one character`
 }
