@@ -97,6 +97,7 @@ func (p *parser) goRedis(call *ast.CallExpr, fn *types.Func) *Command {
 			}
 		} else {
 			cmd.Name = "EVALSHA"
+			cmd.Script = p.shaScript(arg(0), 0)
 		}
 		p.evalKeys(cmd, arg(1), args, 2, spread)
 	case "Do":

@@ -374,6 +374,57 @@ func (p *parser) scriptObject(e ast.Expr, depth int) (ScriptValue, bool) {
 	return ScriptValue{}, false
 }
 
+// shaScript finds the script behind the SHA1 an EVALSHA is sent with,
+// when the code loaded it itself: sha := script.Hash(), sha, err :=
+// script.Load(ctx, c).Result(), sha := c.ScriptLoad(ctx, src).Val()
+// (also through a local assigned once or from a tuple).
+func (p *parser) shaScript(e ast.Expr, depth int) *luascript.Script {
+	if e == nil || depth > 4 {
+		return nil
+	}
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		v := p.varOf(e)
+		if v == nil {
+			return nil
+		}
+		if def := p.defs.Single(v); def != nil {
+			return p.shaScript(def, depth+1)
+		}
+		if call, i := p.defs.Tuple(v); call != nil && i == 0 {
+			return p.shaScript(call, depth+1)
+		}
+	case *ast.CallExpr:
+		sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		fn, _ := typeutil.Callee(p.info, e).(*types.Func)
+		if fn == nil || fn.Pkg() == nil || !isGoRedis(fn.Pkg().Path()) {
+			return nil
+		}
+		switch fn.Name() {
+		case "Result", "Val": // ...Load(ctx, c).Result()
+			return p.shaScript(sel.X, depth+1)
+		case "Hash", "Load":
+			if sig := fn.Type().(*types.Signature); sig.Recv() != nil && recvNamed(sig) == "Script" {
+				if sv, ok := p.scriptObject(sel.X, 0); ok {
+					return p.parse(sv.Text)
+				}
+			}
+		case "ScriptLoad":
+			args := e.Args
+			if len(args) > 0 && isContext(p.info.TypeOf(args[0])) {
+				args = args[1:]
+			}
+			if len(args) == 1 {
+				return p.scriptOf(args[0])
+			}
+		}
+	}
+	return nil
+}
+
 // PackageScripts returns the Lua text behind each package-level variable
 // of the package that holds a script (a string with redis.call in it, or
 // a NewScript value), for export as facts.

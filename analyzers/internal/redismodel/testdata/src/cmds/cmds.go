@@ -27,6 +27,13 @@ func goredis(ctx context.Context, rdb redis.UniversalClient, k, v string, d time
 	rdb.DelExArgs(ctx, k, redis.DelExArgs{Mode: "IFEQ", MatchValue: v})     // want `^go-redis DELEX key=k IFEQ$`
 	rdb.Incr(ctx, k)                                                        // want `^go-redis INCR key=k$`
 	rdb.Eval(ctx, `return redis.call("del", KEYS[1])`, []string{k}, v)      // want `^go-redis EVAL key=k script\(del=true,checked=false\)$`
+	delScript := redis.NewScript(`return redis.call("del", KEYS[1])`)
+	sha, _ := delScript.Load(ctx, rdb).Result()
+	rdb.EvalSha(ctx, sha, []string{k}, v)                 // want `^go-redis EVALSHA key=k script\(del=true,checked=false\)$`
+	rdb.EvalSha(ctx, delScript.Hash(), []string{k}, v)    // want `^go-redis EVALSHA key=k script\(del=true,checked=false\)$`
+	loaded := rdb.ScriptLoad(ctx, `return redis.call("del", KEYS[1])`).Val()
+	rdb.EvalSha(ctx, loaded, []string{k}, v)              // want `^go-redis EVALSHA key=k script\(del=true,checked=false\)$`
+	rdb.EvalSha(ctx, v, []string{k}, v)                   // want `^go-redis EVALSHA key=k$`
 	rdb.Do(ctx, "set", k, v, "px", 100, "nx")                               // want `^go-redis SET key=k value=v NX ttl=100/ms$`
 	rdb.Do(ctx, "SET", k, v, "EX", d.Seconds(), "XX", "GET")                // want `^go-redis SET key=k value=v XX GET ttl=d.Seconds\(\)/s$`
 	defer rdb.Del(ctx, k)                                                   // want `^go-redis DEL key=k defer$`

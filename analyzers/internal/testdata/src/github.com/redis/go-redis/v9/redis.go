@@ -200,3 +200,7 @@ func NewScript(src string) *Script { return &Script{src: src} }
 func (s *Script) Run(ctx context.Context, c Scripter, keys []string, args ...interface{}) *Cmd {
 	return &Cmd{}
 }
+
+func (s *Script) Hash() string { return "" }
+
+func (s *Script) Load(ctx context.Context, c Scripter) *StringCmd { return &StringCmd{} }
