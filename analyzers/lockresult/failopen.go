@@ -22,6 +22,7 @@ func (r *runner) misreads(fd *ast.FuncDecl) {
 	r.inverted(fd)
 	r.misreadScripts(fd)
 	r.getsetSelfCompare(fd)
+	r.mistypedReply(fd)
 }
 
 // failOpen reports acquire wrappers that answer "acquired" when the

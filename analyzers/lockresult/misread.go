@@ -3,11 +3,14 @@ package lockresult
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
+	"go/types"
 	"regexp"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/locklint/locklint/analyzers/internal/fixes"
 	"github.com/locklint/locklint/analyzers/internal/luascript"
 	"github.com/locklint/locklint/analyzers/internal/section"
 )
@@ -135,4 +138,70 @@ func (r *runner) getsetSelfCompare(fd *ast.FuncDecl) {
 			Related: []analysis.RelatedInformation{{Pos: at.Pos(), End: at.End(), Message: "compared here"}},
 		})
 	}
+}
+
+// mistypedReply reports a lock acquire whose raw reply, an interface{}
+// (go-redis Cmd.Result() or Val() of a script or Do, redigo's Do), is
+// compared with an int constant: Redis integers arrive as int64, and an
+// interface holding int64(0) never equals int 0, so f == 0 is never true
+// (and f != 0 always is). A refusal then reads as a grant, or a grant as
+// a refusal.
+func (r *runner) mistypedReply(fd *ast.FuncDecl) {
+	info := r.pass.TypesInfo
+	for _, c := range r.res.Calls[fd] {
+		if c.Cmd == nil {
+			continue
+		}
+		if op := r.acquireOp(fd, c.Call); op == nil || op.Judged || !lockish(op, fd) {
+			continue
+		}
+		reply := section.NewFlow(info, fd, func(x *ast.CallExpr) bool { return x == c.Call })
+		var at *ast.BinaryExpr
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			be, ok := n.(*ast.BinaryExpr)
+			if !ok || at != nil || be.Pos() < c.Call.End() || be.Op != token.EQL && be.Op != token.NEQ {
+				return at == nil
+			}
+			for _, pair := range [][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+				if isEmptyInterface(info, pair[0]) && intConstNotInt64(info, pair[1]) && reply.Reaches(pair[0]) {
+					at = be
+				}
+			}
+			return at == nil
+		})
+		if at == nil {
+			continue
+		}
+		r.pass.Report(analysis.Diagnostic{
+			Pos: c.Call.Pos(), End: c.Call.End(),
+			Message: fmt.Sprintf("the reply of this acquire is an interface{} holding an int64, but %s compares it with an int: "+
+				"an int64 in an interface never equals an int, so the test is never true (!= always is) and a refused acquire "+
+				"can read as a grant; read the reply as a number (Int64(), redis.Int64) or compare with int64(...)", fixes.Source(r.pass, at)),
+			Related: []analysis.RelatedInformation{{Pos: at.Pos(), End: at.End(), Message: "compared here"}},
+		})
+	}
+}
+
+func isEmptyInterface(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	if !ok || tv.Type == nil {
+		return false
+	}
+	it, ok := tv.Type.Underlying().(*types.Interface)
+	return ok && it.Empty()
+}
+
+// intConstNotInt64 reports whether e is an integer constant that, compared
+// with an interface, is boxed as another type than int64 (an untyped
+// constant becomes an int).
+func intConstNotInt64(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return false
+	}
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0 && b.Kind() != types.Int64
 }
