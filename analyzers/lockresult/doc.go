@@ -70,6 +70,12 @@
 // Cmd.Bool() or Int() is misread: "OK" parses as neither, so a
 // successful acquire comes back as an error.
 //
+// An acquire's raw reply kept as an interface{} (go-redis Cmd.Result()
+// or Val() of a script or Do, redigo's Do) and compared with an int
+// constant is misread: Redis integers arrive as int64, and an int64 in an
+// interface never equals an int, so f == 0 is never true (a reentrant
+// lock script's "held by another" reply reads as a grant).
+//
 // The takeover of an expired timestamp lock with GETSET (or SET ... GET)
 // whose reply — the previous value — is compared with the value just
 // written is a misread too: it reads a win as a failure and a same-value
