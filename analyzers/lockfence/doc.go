@@ -15,7 +15,7 @@
 // deferred — and reports:
 //
 //   - a write to another store with no fencing token reaching it: a
-//     database/sql, sqlx or pgx INSERT/UPDATE/DELETE/REPLACE/MERGE (the
+//     database/sql, sqlx or pgx INSERT/UPDATE/DELETE/REPLACE/MERGE/TRUNCATE (the
 //     statement text must be a constant locklint can read), also through
 //     a project's own interface that stands for them (a Querier or sqlc's
 //     DBTX: methods that return sql.Result, sql.Rows, sql.Row,

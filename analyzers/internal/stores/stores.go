@@ -8,8 +8,8 @@
 //
 // Guarantee: SQL calls count as writes only when their statement text is
 // a constant (through locals assigned once, concatenation and Sprintf
-// formats) that starts with INSERT, UPDATE, DELETE, REPLACE, MERGE or
-// UPSERT (or a WITH that contains one); unreadable statements are not
+// formats) that starts with INSERT, UPDATE, DELETE, REPLACE, MERGE,
+// UPSERT or TRUNCATE (or a WITH that contains one); unreadable statements are not
 // writes, so rules stay silent about them.
 package stores
 
@@ -512,7 +512,7 @@ func chainArgs(info *types.Info, x ast.Expr) []ast.Expr {
 	}
 }
 
-var writeVerb = regexp.MustCompile(`(?i)^\s*(?:/\*.*?\*/\s*|--[^\n]*\n\s*)*\(?\s*(insert|update|delete|replace|merge|upsert)\b`)
+var writeVerb = regexp.MustCompile(`(?i)^\s*(?:/\*.*?\*/\s*|--[^\n]*\n\s*)*\(?\s*(insert|update|delete|replace|merge|upsert|truncate)\b`)
 var cteWrite = regexp.MustCompile(`(?is)^\s*with\b.*\b(insert|update|delete)\b`)
 
 // IsWriteSQL reports whether a statement's text changes data.

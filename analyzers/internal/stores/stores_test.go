@@ -25,6 +25,8 @@ func TestIsWriteSQL(t *testing.T) {
 		"UPDATE t SET a = 1 WHERE id = ? AND b = ?":   true,
 		"updated_rows":                                false,
 		"INSERT INTO t (a) SELECT a FROM s RETURNING": true,
+		"TRUNCATE TABLE t, u RESTART IDENTITY":        true,
+		"truncated_at":                                false,
 	} {
 		if got := IsWriteSQL(q); got != want {
 			t.Errorf("IsWriteSQL(%q) = %v, want %v", q, got, want)

@@ -261,3 +261,17 @@ func startService(ctx context.Context, path string) error {
 	_ = c
 	return os.WriteFile(path, []byte("started"), 0o600)
 }
+
+// TRUNCATE empties the tables a stale holder's purge shares with the next.
+func purgeTables(ctx context.Context, tables string) error {
+	if ok, err := rdb.SetNX(ctx, "lock:purge", "1", 30*time.Minute).Result(); err != nil || !ok {
+		return err
+	}
+	defer rdb.Del(ctx, "lock:purge")
+	var n int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM t WHERE truncated_at IS NULL").Scan(&n); err != nil { // a read
+		return err
+	}
+	_, err := db.ExecContext(ctx, "TRUNCATE TABLE "+tables+" RESTART IDENTITY") // want `database/sql DB.ExecContext under lock "lock:purge" \(SET NX\) carries no fencing token`
+	return err
+}
