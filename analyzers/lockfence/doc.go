@@ -58,8 +58,9 @@
 //     while it holds a lock (WithLock(ctx, key, fn), in any package), is
 //     a critical section too.
 //     Locks are raw SET NX locks that are also released somewhere (or
-//     named as locks), safelock, redsync, bsm/redislock and rueidislock
-//     locks (and valkey-go's valkeylock, rueidislock's fork), and a
+//     named as locks), safelock, redsync, bsm/redislock, rueidislock
+//     (and valkey-go's valkeylock, rueidislock's fork) and go-zero
+//     RedisLock locks, and a
 //     project's own lock type over one of these libraries
 //     (a TryLock that keeps the library lock in its receiver and an
 //     Unlock that releases it, or a FetchLock that returns the lock it

@@ -22,7 +22,9 @@
 //     Lease.Renew, redsync Mutex.Extend, redislock Lock.Refresh, an
 //     EXPIRE/PEXPIRE or renew script on a raw lock's key anywhere in the
 //     package; rueidislock renews by itself. redsync's TTL comes from
-//     WithExpiry on NewMutex (8s by default).
+//     WithExpiry on NewMutex (8s by default); go-zero's RedisLock holds
+//     its key SetExpire(seconds) plus 500 ms (500 ms without SetExpire)
+//     and has no renewal.
 //   - a safelock lease that renews itself (WithAutoRenew, Do) in a section
 //     with such a wait, that never watches Lease.Done() or Err() (or, in
 //     Do, never uses the callback's ctx): a renewal can fail, and then the

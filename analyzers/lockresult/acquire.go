@@ -130,8 +130,12 @@ func libAcquire(info *types.Info, call *ast.CallExpr) *acquire {
 		call: call, name: c.Name(), signal: byError, lib: true,
 		okAt: -1, replyAt: -1, handleAt: c.Handle, errAt: results.Len() - 1,
 	}
-	if c.Lib == locklib.Rueidislock {
+	switch c.Lib {
+	case locklib.Rueidislock:
 		a.handleAt = -1 // the context and cancel func are never nil-checked
+	case locklib.GoZero:
+		// AcquireCtx returns (false, nil) when another owner holds the key.
+		a.signal, a.okAt, a.errAt = byValue, 0, 1
 	}
 	return a
 }

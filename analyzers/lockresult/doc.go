@@ -26,6 +26,8 @@
 //     that falls through, or an error tested only against one sentinel
 //     (if err == redislock.ErrNotObtained { return err }): every other
 //     error, Redis unreachable included, runs the work without the lock;
+//     go-zero's RedisLock.Acquire/AcquireCtx answers a held lock with
+//     false and a nil error, so its bool must be looked at as SetNX's is;
 //   - wrappers: a function that returns an acquire's outcome unchanged
 //     (return l.rdb.SetNX(...).Result(), return l.locker.TryAcquire(...))
 //     gets a fact, and its callers, in any package, are checked as if they

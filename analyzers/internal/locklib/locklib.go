@@ -1,6 +1,6 @@
 // Package locklib recognises the calls of Redis lock libraries — safelock,
-// redsync, bsm/redislock and rueidislock (with its valkey-go fork,
-// valkeylock) — by package path, receiver type and method name, the way
+// redsync, bsm/redislock, rueidislock (with its valkey-go fork,
+// valkeylock) and go-zero's RedisLock — by package path, receiver type and method name, the way
 // redismodel recognises raw client commands. A
 // [Call] says what a library call does to a lock (acquire, release, renew,
 // watch for loss, read the fence) and which of its arguments are the key,
@@ -27,6 +27,7 @@ const (
 	Redsync                // github.com/go-redsync/redsync
 	Redislock              // github.com/bsm/redislock
 	Rueidislock            // github.com/redis/rueidis/rueidislock, and valkey-go's valkeylock (its fork, the same API)
+	GoZero                 // github.com/zeromicro/go-zero/core/stores/redis RedisLock
 )
 
 func (l Lib) String() string {
@@ -39,6 +40,8 @@ func (l Lib) String() string {
 		return "redislock"
 	case Rueidislock:
 		return "rueidislock"
+	case GoZero:
+		return "go-zero"
 	}
 	return "raw"
 }
@@ -52,6 +55,7 @@ const (
 	RedislockPath   = "github.com/bsm/redislock"
 	RueidislockPath = "github.com/redis/rueidis/rueidislock"
 	ValkeylockPath  = "github.com/valkey-io/valkey-go/valkeylock"
+	GoZeroRedisPath = "github.com/zeromicro/go-zero/core/stores/redis"
 )
 
 // Role is what a library call does.
@@ -66,7 +70,7 @@ const (
 	NewMutex                  // redsync Redsync.NewMutex
 	NewLocker                 // safelock New/NewRedlock, rueidislock NewLocker
 	AutoRenew                 // safelock WithAutoRenew option
-	Expiry                    // redsync WithExpiry option
+	Expiry                    // redsync WithExpiry option, go-zero RedisLock.SetExpire
 	Option                    // any other With... option of safelock or redsync
 )
 
@@ -135,6 +139,8 @@ func libOf(path string) Lib {
 		return Redislock
 	case path == RueidislockPath || path == ValkeylockPath:
 		return Rueidislock
+	case path == GoZeroRedisPath:
+		return GoZero
 	}
 	return Raw
 }
@@ -216,6 +222,19 @@ func Classify(info *types.Info, call *ast.CallExpr) *Call {
 			c.Role, c.TTL = Renew, arg(1)
 		case recv == "Lock" && name == "TTL":
 			c.Role = Watch
+		}
+	case GoZero:
+		// The RedisLock is the handle: NewRedisLock(store, key), then
+		// SetExpire(seconds), AcquireCtx(ctx) (bool, error), ReleaseCtx.
+		switch {
+		case recv == "" && name == "NewRedisLock":
+			c.Role, c.Key = NewMutex, arg(1)
+		case recv == "RedisLock" && (name == "Acquire" || name == "AcquireCtx"):
+			c.Role = Acquire
+		case recv == "RedisLock" && (name == "Release" || name == "ReleaseCtx"):
+			c.Role = Release
+		case recv == "RedisLock" && name == "SetExpire":
+			c.Role, c.TTL = Expiry, arg(0)
 		}
 	case Rueidislock:
 		switch {

@@ -110,6 +110,9 @@ type Lock struct {
 	TTL        ast.Expr
 	Unit       redismodel.Unit
 	DefaultTTL time.Duration
+	// TTLExtra is added to a TTL read from TTL (go-zero's RedisLock
+	// holds its key SetExpire seconds plus 500 ms).
+	TTLExtra time.Duration
 
 	// AutoRenew: the lease renews itself (safelock WithAutoRenew or Do,
 	// rueidislock). Renewals are explicit renew calls (Renew, Extend,
@@ -179,7 +182,8 @@ func (s *Section) TTLValue(info *types.Info, defs *keyexpr.Defs) (time.Duration,
 	if l.TTL == nil {
 		return l.DefaultTTL, l.DefaultTTL > 0
 	}
-	return Duration(info, defs, l.TTL, l.Unit)
+	d, ok := Duration(info, defs, l.TTL, l.Unit)
+	return d + l.TTLExtra, ok
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -574,6 +578,9 @@ func (b *builder) libKnowledge(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
 		lk.AutoRenew = No
 	case locklib.Rueidislock:
 		lk.AutoRenew = Yes
+	case locklib.GoZero:
+		lk.AutoRenew = No
+		b.goZeroExpiry(lk, c, fd)
 	}
 	for _, o := range b.libCalls {
 		if !within(o.Call, fd) || o.Lib != lk.Lib || !b.sameHandle(lk, o.Recv) {
@@ -687,6 +694,37 @@ func (b *builder) redsyncExpiry(lk *Lock, mutex ast.Expr) {
 		}
 	}
 	lk.DefaultTTL = 8 * time.Second
+}
+
+// goZeroExpiry reads the key from the NewRedisLock call behind a go-zero
+// RedisLock, and its TTL from the SetExpire(seconds) on it before the
+// acquire in fd: seconds + 500 ms, or 500 ms without one (go-zero's
+// tolerance). A lock made or set elsewhere keeps an unknown TTL.
+func (b *builder) goZeroExpiry(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
+	call := b.definition(c.Recv)
+	if call == nil {
+		return
+	}
+	nc := locklib.Classify(b.pass.TypesInfo, call)
+	if nc == nil || nc.Role != locklib.NewMutex || !within(call, fd) {
+		return
+	}
+	if lk.Key == (keyexpr.Key{}) && nc.Key != nil {
+		lk.KeyExpr = nc.Key
+		lk.Key = b.lc.Env(fd).Of(nc.Key)
+	}
+	const tolerance = 500 * time.Millisecond
+	var expire *locklib.Call
+	for _, o := range b.libCalls {
+		if o.Role == locklib.Expiry && o.Lib == locklib.GoZero && within(o.Call, fd) && b.sameHandle(lk, o.Recv) && o.Call.Pos() < c.Call.Pos() {
+			expire = o
+		}
+	}
+	if expire == nil {
+		lk.DefaultTTL = tolerance
+		return
+	}
+	lk.TTL, lk.Unit, lk.TTLExtra = expire.TTL, redismodel.UnitSeconds, tolerance
 }
 
 // definition returns the call that made the value of e: e itself, or the

@@ -229,10 +229,10 @@ func (w *Write) Keys() []ast.Expr {
 func sqlWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, recv string, anyText bool) *Write {
 	w.Kind = SQL
 	name := fn.Name()
-	base := strings.TrimSuffix(name, "Context")
+	base := strings.TrimSuffix(strings.TrimSuffix(name, "Context"), "Ctx") // ExecContext, go-zero's ExecCtx
 	args := w.Call.Args
 	q := 0 // index of the statement argument
-	if base != name {
+	if sig := fn.Type().(*types.Signature); sig.Params().Len() > 0 && isContextType(sig.Params().At(0).Type()) {
 		q = 1
 	}
 	if recv == "" { // sqlx package functions: f(ctx?, execer, query, args...)
@@ -614,4 +614,9 @@ func recvName(sig *types.Signature) string {
 		return n.Obj().Name()
 	}
 	return ""
+}
+
+func isContextType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }
