@@ -80,6 +80,13 @@ func rawAcquire(info *types.Info, cmd *redismodel.Command) *acquire {
 		a.signal = byValue // a nil reply (SET NX) or 0 (SETNX) with a nil error
 		a.replyAt, a.errAt = 0, 1
 		return a
+	case redismodel.GoZero:
+		// Setnx/SetnxEx(Ctx) return (bool, error): false with a nil error
+		// when held.
+		a.name = cmd.Method.Name()
+		a.signal = byValue
+		a.okAt, a.errAt = 0, 1
+		return a
 	case redismodel.Rueidis:
 		// cmd.Call is Build(); the result is that of the Do it is passed to.
 		a.name = "SET NX"

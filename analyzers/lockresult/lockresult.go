@@ -17,6 +17,7 @@ import (
 	"github.com/locklint/locklint/analyzers/internal/fixes"
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
 )
 
 //go:embed doc.go
@@ -570,6 +571,8 @@ func checkHint(a *acquire) string {
 		return "check the bool too (ok, err := lock.AcquireCtx(ctx); if err != nil || !ok { return })"
 	case a.emptyToken:
 		return `check the token too (if token == "" { return })`
+	case a.cmd != nil && a.cmd.Client == redismodel.GoZero:
+		return "check the bool too (ok, err := rds.SetnxExCtx(...); if err != nil || !ok { return })"
 	case a.cmd != nil && a.cmd.Method.Name() == "SetNX":
 		return "check the bool too (ok, err := ....Result(); if err != nil || !ok { return })"
 	case a.cmd != nil && a.cmd.Name == "SET":

@@ -92,7 +92,7 @@ func outcomeOf(info *types.Info, file *ast.File, fd *ast.FuncDecl, a *acquire) o
 		call = do
 		skipParens()
 	}
-	if a.cmd != nil && a.cmd.Client != redismodel.Redigo {
+	if a.cmd != nil && a.cmd.Client != redismodel.Redigo && a.cmd.Client != redismodel.GoZero {
 		// The call returns a *Cmd or a RedisResult: look at the method used.
 		sel, ok := parent().(*ast.SelectorExpr)
 		if !ok {

@@ -18,6 +18,7 @@
 //   - rueidis.go: rueidis command builders (B().Set().Key(k)...Build()) and
 //     rueidis.NewLuaScript(...).Exec.
 //   - gredis.go: GoFrame's gredis client (g.Redis().SetNX, Do, Eval).
+//   - gozero.go: go-zero's *redis.Redis (SetnxEx, DelCtx, EvalCtx).
 //   - args.go: the raw-argument parser shared by Do-style calls.
 //   - script.go: finding Lua text behind an expression: literals, constants,
 //     package-level variables, //go:embed files, NewScript values.
@@ -47,6 +48,7 @@ const (
 	Redigo                    // gomodule/redigo, garyburd/redigo
 	Rueidis                   // redis/rueidis
 	GoFrame                   // gogf/gf gredis
+	GoZero                    // zeromicro/go-zero core/stores/redis
 )
 
 func (c Client) String() string {
@@ -59,6 +61,8 @@ func (c Client) String() string {
 		return "rueidis"
 	case GoFrame:
 		return "gredis"
+	case GoZero:
+		return "go-zero"
 	}
 	return "unknown"
 }

@@ -69,7 +69,7 @@ func ImportsClient(pkg *types.Package) bool {
 
 // IsClientPackage reports whether path is a supported client package.
 func IsClientPackage(path string) bool {
-	return isGoRedis(path) || isRedigo(path) || isRueidis(path) || isGoFrame(path)
+	return isGoRedis(path) || isRedigo(path) || isRueidis(path) || isGoFrame(path) || isGoZero(path)
 }
 
 // Scan visits every call expression inside function bodies (and
@@ -118,6 +118,8 @@ func (p *parser) command(call *ast.CallExpr) *Command {
 		return p.rueidis(call, fn)
 	case isGoFrame(path):
 		return p.goFrame(call, fn)
+	case isGoZero(path):
+		return p.goZero(call, fn)
 	case fn.Pkg() == p.pass.Pkg && p.rawWrappers()[fn]:
 		return p.redigo(call, fn)
 	case goRedisSubset(fn) || p.optedIn(fn):

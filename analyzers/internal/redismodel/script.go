@@ -335,7 +335,7 @@ func (p *parser) scriptObject(e ast.Expr, depth int) (ScriptValue, bool) {
 			return ScriptValue{}, false
 		}
 		switch {
-		case isGoRedis(fn.Pkg().Path()) && fn.Name() == "NewScript" && len(e.Args) == 1:
+		case (isGoRedis(fn.Pkg().Path()) || isGoZero(fn.Pkg().Path())) && fn.Name() == "NewScript" && len(e.Args) == 1:
 			text, ok := p.stringOf(e.Args[0], 0)
 			return ScriptValue{Text: text, KeyCount: -1}, ok
 		case isRedigo(fn.Pkg().Path()) && fn.Name() == "NewScript" && len(e.Args) == 2:

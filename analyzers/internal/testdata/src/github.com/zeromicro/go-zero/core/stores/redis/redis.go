@@ -23,3 +23,33 @@ func (rl *RedisLock) AcquireCtx(ctx context.Context) (bool, error) { return fals
 func (rl *RedisLock) Release() (bool, error)                       { return false, nil }
 func (rl *RedisLock) ReleaseCtx(ctx context.Context) (bool, error) { return false, nil }
 func (rl *RedisLock) SetExpire(seconds int)                        { rl.seconds = uint32(seconds) }
+
+type Script struct{ src string }
+
+func NewScript(script string) *Script { return &Script{src: script} }
+
+func (s *Redis) Setnx(key, value string) (bool, error)                         { return false, nil }
+func (s *Redis) SetnxCtx(ctx context.Context, key, value string) (bool, error) { return false, nil }
+func (s *Redis) SetnxEx(key, value string, seconds int) (bool, error)          { return false, nil }
+func (s *Redis) SetnxExCtx(ctx context.Context, key, value string, seconds int) (bool, error) {
+	return false, nil
+}
+func (s *Redis) Set(key, value string) error                                        { return nil }
+func (s *Redis) SetCtx(ctx context.Context, key, value string) error                { return nil }
+func (s *Redis) Setex(key, value string, seconds int) error                         { return nil }
+func (s *Redis) SetexCtx(ctx context.Context, key, value string, seconds int) error { return nil }
+func (s *Redis) Get(key string) (string, error)                                     { return "", nil }
+func (s *Redis) GetCtx(ctx context.Context, key string) (string, error)             { return "", nil }
+func (s *Redis) Expire(key string, seconds int) error                               { return nil }
+func (s *Redis) ExpireCtx(ctx context.Context, key string, seconds int) error       { return nil }
+func (s *Redis) Del(keys ...string) (int, error)                                    { return 0, nil }
+func (s *Redis) DelCtx(ctx context.Context, keys ...string) (int, error)            { return 0, nil }
+func (s *Redis) Incr(key string) (int64, error)                                     { return 0, nil }
+func (s *Redis) HsetCtx(ctx context.Context, key, field, value string) error        { return nil }
+func (s *Redis) Eval(script string, keys []string, args ...any) (any, error)        { return nil, nil }
+func (s *Redis) EvalCtx(ctx context.Context, script string, keys []string, args ...any) (any, error) {
+	return nil, nil
+}
+func (s *Redis) ScriptRunCtx(ctx context.Context, script *Script, keys []string, args ...any) (any, error) {
+	return nil, nil
+}
