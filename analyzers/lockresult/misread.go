@@ -113,19 +113,9 @@ func (r *runner) getsetSelfCompare(fd *ast.FuncDecl) {
 			continue
 		}
 		reply := section.NewFlow(info, fd, func(x *ast.CallExpr) bool { return x == c.Call })
-		var at *ast.BinaryExpr
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			be, ok := n.(*ast.BinaryExpr)
-			if !ok || at != nil || be.Pos() < c.Call.End() || be.Op != token.EQL && be.Op != token.NEQ {
-				return at == nil
-			}
-			for _, pair := range [][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
-				id, ok := ast.Unparen(pair[0]).(*ast.Ident)
-				if ok && info.Uses[id] == info.Uses[val] && reply.Reaches(pair[1]) {
-					at = be
-				}
-			}
-			return at == nil
+		at := firstComparison(fd.Body, c.Call.End(), false, func(x, y ast.Expr) bool {
+			id, ok := ast.Unparen(x).(*ast.Ident)
+			return ok && info.Uses[id] == info.Uses[val] && reply.Reaches(y)
 		})
 		if at == nil {
 			continue
@@ -156,21 +146,8 @@ func (r *runner) mistypedReply(fd *ast.FuncDecl) {
 			continue
 		}
 		reply := section.NewFlow(info, fd, func(x *ast.CallExpr) bool { return x == c.Call })
-		var at *ast.BinaryExpr
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			if _, ok := n.(*ast.FuncLit); ok {
-				return false
-			}
-			be, ok := n.(*ast.BinaryExpr)
-			if !ok || at != nil || be.Pos() < c.Call.End() || be.Op != token.EQL && be.Op != token.NEQ {
-				return at == nil
-			}
-			for _, pair := range [][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
-				if isEmptyInterface(info, pair[0]) && intConstNotInt64(info, pair[1]) && reply.Reaches(pair[0]) {
-					at = be
-				}
-			}
-			return at == nil
+		at := firstComparison(fd.Body, c.Call.End(), true, func(x, y ast.Expr) bool {
+			return isEmptyInterface(info, x) && intConstNotInt64(info, y) && reply.Reaches(x)
 		})
 		if at == nil {
 			continue
@@ -204,4 +181,25 @@ func intConstNotInt64(info *types.Info, e ast.Expr) bool {
 	}
 	b, ok := tv.Type.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsInteger != 0 && b.Kind() != types.Int64
+}
+
+// firstComparison returns the first == or != in body after pos whose
+// operands, one way round, satisfy match(x, y); skipLits leaves out
+// function literals. nil when there is none.
+func firstComparison(body ast.Node, after token.Pos, skipLits bool, match func(x, y ast.Expr) bool) *ast.BinaryExpr {
+	var at *ast.BinaryExpr
+	ast.Inspect(body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok && skipLits {
+			return false
+		}
+		be, ok := n.(*ast.BinaryExpr)
+		if !ok || at != nil || be.Pos() < after || be.Op != token.EQL && be.Op != token.NEQ {
+			return at == nil
+		}
+		if match(be.X, be.Y) || match(be.Y, be.X) {
+			at = be
+		}
+		return at == nil
+	})
+	return at
 }

@@ -89,16 +89,7 @@ func (p *parser) goRedis(call *ast.CallExpr, fn *types.Func) *Command {
 		cmd.Keys = nonNil(arg(0))
 		p.delExArgs(cmd, arg(1))
 	case "Eval", "EvalRO", "EvalSha", "EvalShaRO":
-		cmd.Name = "EVAL"
-		if name == "Eval" || name == "EvalRO" {
-			cmd.Script = p.scriptOf(arg(0))
-			if cmd.Script == nil {
-				cmd.ScriptSource = arg(0)
-			}
-		} else {
-			cmd.Name = "EVALSHA"
-			cmd.Script = p.shaScript(arg(0), 0)
-		}
+		p.evalScript(cmd, strings.HasPrefix(name, "EvalSha"), arg(0))
 		p.evalKeys(cmd, arg(1), args, 2, spread)
 	case "Do":
 		word, ok := constString(p.info, arg(0))

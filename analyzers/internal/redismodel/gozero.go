@@ -52,15 +52,7 @@ func (p *parser) goZero(call *ast.CallExpr, fn *types.Func) *Command {
 		cmd.Keys = knownArgs(args, spread)
 		cmd.Partial = spread
 	case "Eval", "EvalSha":
-		cmd.Name = "EVAL"
-		if name == "Eval" {
-			cmd.Script = p.scriptOf(arg(0))
-			if cmd.Script == nil {
-				cmd.ScriptSource = arg(0)
-			}
-		} else {
-			cmd.Name = "EVALSHA"
-		}
+		p.evalScript(cmd, name == "EvalSha", arg(0))
 		p.evalKeys(cmd, arg(1), args, 2, spread)
 	case "ScriptRun":
 		cmd.Name = "EVAL"

@@ -58,15 +58,7 @@ func (p *parser) goFrame(call *ast.CallExpr, fn *types.Func) *Command {
 		cmd.Partial = spread
 	case "Eval", "EvalSha":
 		// Eval(ctx, script, numKeys, keys, args)
-		cmd.Name = "EVAL"
-		if name == "Eval" {
-			cmd.Script = p.scriptOf(arg(0))
-			if cmd.Script == nil {
-				cmd.ScriptSource = arg(0)
-			}
-		} else {
-			cmd.Name = "EVALSHA"
-		}
+		p.evalScript(cmd, name == "EvalSha", arg(0))
 		p.evalKeys(cmd, arg(2), nil, 0, false)
 		if lit, ok := ast.Unparen(arg(3)).(*ast.CompositeLit); ok {
 			cmd.ScriptArgs = lit.Elts

@@ -374,6 +374,19 @@ func (p *parser) scriptObject(e ast.Expr, depth int) (ScriptValue, bool) {
 	return ScriptValue{}, false
 }
 
+// evalScript names an EVAL, whose script text is at script, or an
+// EVALSHA, whose SHA1 is there, and finds the script behind either.
+func (p *parser) evalScript(cmd *Command, sha bool, script ast.Expr) {
+	if sha {
+		cmd.Name, cmd.Script = "EVALSHA", p.shaScript(script, 0)
+		return
+	}
+	cmd.Name = "EVAL"
+	if cmd.Script = p.scriptOf(script); cmd.Script == nil {
+		cmd.ScriptSource = script
+	}
+}
+
 // shaScript finds the script behind the SHA1 an EVALSHA is sent with,
 // when the code loaded it itself: sha := script.Hash(), sha, err :=
 // script.Load(ctx, c).Result(), sha := c.ScriptLoad(ctx, src).Val()

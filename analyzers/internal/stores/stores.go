@@ -322,23 +322,31 @@ func gormWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, r
 		return nil
 	}
 	// Walk the chain db.Model(&x).Where("fence < ?", f).Updates(...).
-	for x := sel.X; ; {
+	walkChain(w, sel.X, func(m string, args []ast.Expr) {
+		if (m == "Where" || m == "Not" || m == "Or") && len(args) > 0 {
+			q, complete := Text(info, defs, args[0])
+			w.Conds = append(w.Conds, GormCond{Query: q, Complete: complete, Args: args[1:]})
+		}
+	})
+	return w
+}
+
+// walkChain adds the arguments of the method calls chained before an
+// ORM write (x in x.Update()) to w.Values, and shows each call to cond.
+func walkChain(w *Write, x ast.Expr, cond func(method string, args []ast.Expr)) {
+	for {
 		c, ok := ast.Unparen(x).(*ast.CallExpr)
 		if !ok {
-			break
+			return
 		}
 		s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
 		if !ok {
-			break
+			return
 		}
 		w.Values = append(w.Values, c.Args...)
-		if m := s.Sel.Name; (m == "Where" || m == "Not" || m == "Or") && len(c.Args) > 0 {
-			q, complete := Text(info, defs, c.Args[0])
-			w.Conds = append(w.Conds, GormCond{Query: q, Complete: complete, Args: c.Args[1:]})
-		}
+		cond(s.Sel.Name, c.Args)
 		x = s.X
 	}
-	return w
 }
 
 // goframeWrites are GoFrame gdb Model methods that change rows.
@@ -358,30 +366,20 @@ func goframeWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func
 	}
 	w.Kind = GoFrame
 	w.What = "gdb Model." + fn.Name()
-	for x := sel.X; ; {
-		c, ok := ast.Unparen(x).(*ast.CallExpr)
-		if !ok {
-			break
-		}
-		s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
-		if !ok {
-			break
-		}
-		w.Values = append(w.Values, c.Args...)
-		switch m := s.Sel.Name; {
-		case (m == "Where" || m == "WhereOr" || m == "Wheref") && len(c.Args) > 0:
-			q, complete := Text(info, defs, c.Args[0])
-			w.Conds = append(w.Conds, GormCond{Query: q, Complete: complete, Args: c.Args[1:]})
-		case (m == "WhereLT" || m == "WhereLTE") && len(c.Args) == 2:
-			col, complete := Text(info, defs, c.Args[0])
+	walkChain(w, sel.X, func(m string, args []ast.Expr) {
+		switch {
+		case (m == "Where" || m == "WhereOr" || m == "Wheref") && len(args) > 0:
+			q, complete := Text(info, defs, args[0])
+			w.Conds = append(w.Conds, GormCond{Query: q, Complete: complete, Args: args[1:]})
+		case (m == "WhereLT" || m == "WhereLTE") && len(args) == 2:
+			col, complete := Text(info, defs, args[0])
 			op := " < ?"
 			if m == "WhereLTE" {
 				op = " <= ?"
 			}
-			w.Conds = append(w.Conds, GormCond{Query: col + op, Complete: complete, Args: c.Args[1:]})
+			w.Conds = append(w.Conds, GormCond{Query: col + op, Complete: complete, Args: args[1:]})
 		}
-		x = s.X
-	}
+	})
 	return w
 }
 
