@@ -182,12 +182,14 @@ func (f *flow) search(b *cfg.Block, edge int, what failed, join *cfg.Block) (cal
 		}
 		stop := false
 		for _, n := range s.blk.Nodes {
+			if s.joined && call == nil {
+				// Before an assignment to the outcome: its right side
+				// (_, err = db.Exec(...)) runs first.
+				call = f.firstCall(n)
+			}
 			if f.assigns(n) {
 				stop = true
 				break
-			}
-			if s.joined && call == nil {
-				call = f.firstCall(n)
 			}
 			if setsFlag(n) {
 				// A flag or error set here may gate what follows.

@@ -451,8 +451,13 @@ func (r *runner) fallThroughJoin(g *cfg.CFG, f *flow, then *cfg.Block) *cfg.Bloc
 		return nil
 	}
 	if is.Else != nil {
+		// if err != nil { log } else if !ok { return } [else { defer
+		// release() }]: a last else runs only on success.
 		elif, ok := is.Else.(*ast.IfStmt)
-		if !ok || elif.Else != nil || elif.Init != nil {
+		if !ok || elif.Init != nil {
+			return nil
+		}
+		if _, longer := elif.Else.(*ast.IfStmt); longer {
 			return nil
 		}
 		if edge, _ := f.test(elif.Cond); edge != 0 {
