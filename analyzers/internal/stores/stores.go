@@ -174,8 +174,9 @@ var redisWrites = map[string]bool{
 }
 
 // cacheFill reports whether cmd sets a key named as a cache with a TTL
-// (SETEX cache:shop:42, SET CACHE_KEY+id v EX 60): the mutex around a
-// cache rebuild guards the database, not the cached copy.
+// (SETEX cache:shop:42, SET CACHE_KEY+id v EX 60), or fills a read-through
+// cache with a TTL (readThrough): the mutex around a cache rebuild guards
+// the database, not the cached copy.
 func cacheFill(info *types.Info, defs *keyexpr.Defs, cmd *redismodel.Command) bool {
 	switch cmd.Name {
 	case "SET", "SETEX", "PSETEX":
@@ -186,7 +187,7 @@ func cacheFill(info *types.Info, defs *keyexpr.Defs, cmd *redismodel.Command) bo
 		return false
 	}
 	key := resolve(info, defs, cmd.Key()) // key := CACHE_SHOP_KEY + id
-	return strings.Contains(strings.ToLower(types.ExprString(key)), "cache")
+	return strings.Contains(strings.ToLower(types.ExprString(key)), "cache") || readThrough(info, cmd)
 }
 
 func redisWrite(info *types.Info, defs *keyexpr.Defs, cmd *redismodel.Command) *Write {
