@@ -251,6 +251,7 @@ func pretty(s string, i int) (string, int) {
 type Env struct {
 	Info   *types.Info
 	Params map[*types.Var]int // parameters of the enclosing declared function
+	Recv   *types.Var         // its receiver, if it is a method
 	Defs   *Defs              // single definitions of local variables
 }
 
@@ -302,7 +303,7 @@ func (env *Env) render(e ast.Expr, anchored *bool, depth int) string {
 			break
 		}
 		var parts []string
-		env.flatten(e, &parts, anchored, depth)
+		env.flatten(e, &parts, anchored, depth, env.anchoringConstant(e))
 		return "concat(" + strings.Join(parts, ",") + ")"
 	case *ast.CallExpr:
 		return env.call(e, anchored, depth)
@@ -312,16 +313,21 @@ func (env *Env) render(e ast.Expr, anchored *bool, depth int) string {
 	return "$x:" + types.ExprString(e) + "$"
 }
 
-func (env *Env) flatten(e ast.Expr, parts *[]string, anchored *bool, depth int) {
+func (env *Env) flatten(e ast.Expr, parts *[]string, anchored *bool, depth int, components bool) {
 	e = ast.Unparen(e)
 	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.ADD {
 		if tv, ok := env.Info.Types[e]; !ok || tv.Value == nil {
-			env.flatten(b.X, parts, anchored, depth)
-			env.flatten(b.Y, parts, anchored, depth)
+			env.flatten(b.X, parts, anchored, depth, components)
+			env.flatten(b.Y, parts, anchored, depth, components)
 			return
 		}
 	}
-	s := env.render(e, anchored, depth+1)
+	var s string
+	if components {
+		s = env.component(e, anchored, depth+1)
+	} else {
+		s = env.render(e, anchored, depth+1)
+	}
 	// Merge adjacent constant strings so "a"+"b"+x == "ab"+x.
 	if n := len(*parts); n > 0 && isQuoted((*parts)[n-1]) && isQuoted(s) {
 		a, _ := strconv.Unquote((*parts)[n-1])
@@ -330,6 +336,60 @@ func (env *Env) flatten(e ast.Expr, parts *[]string, anchored *bool, depth int) 
 		return
 	}
 	*parts = append(*parts, s)
+}
+
+// anchoringConstant reports whether a concatenation has a constant part
+// that names keys ("seat_lock:" + ...).
+func (env *Env) anchoringConstant(e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if tv, ok := env.Info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+		return names(constant.StringVal(tv.Value))
+	}
+	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.ADD {
+		return env.anchoringConstant(b.X) || env.anchoringConstant(b.Y)
+	}
+	return false
+}
+
+// component renders a part of a key built by formatting: an argument of
+// an anchoring Sprintf format, or a part of a concatenation with an
+// anchoring constant. There a field of a local variable or parameter
+// (seat.SeatNo in Sprintf("seat_lock:%d:%d", tableID, seat.SeatNo)) is a
+// value like the variable itself and matches across functions as one;
+// a field of the receiver (l.name) still anchors.
+func (env *Env) component(e ast.Expr, anchored *bool, depth int) string {
+	if depth > maxDepth {
+		return env.render(e, anchored, depth)
+	}
+	if call, ok := ast.Unparen(e).(*ast.CallExpr); ok && len(call.Args) > 0 {
+		// Through conversions and number formatting: int64(seat.No),
+		// strconv.Itoa(seat.No), fmt.Sprint(seat.No).
+		if tv, ok := env.Info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
+			return env.component(call.Args[0], anchored, depth+1)
+		}
+		if fn, _ := typeutil.Callee(env.Info, call).(*types.Func); fn != nil {
+			switch fn.FullName() {
+			case "strconv.Itoa", "strconv.FormatInt", "strconv.FormatUint", "strconv.Quote":
+				return env.component(call.Args[0], anchored, depth+1)
+			case "fmt.Sprint":
+				args := make([]string, len(call.Args))
+				for i, a := range call.Args {
+					args[i] = env.component(a, anchored, depth+1)
+				}
+				return "call(fmt.Sprint," + strings.Join(args, ",") + ")"
+			}
+		}
+	}
+	if sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok && env.Params != nil {
+		if s, ok := env.Info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
+				if v, ok := env.Info.Uses[id].(*types.Var); ok && v != env.Recv && !v.IsField() && v.Pkg() != nil && v.Parent() != v.Pkg().Scope() {
+					return "$f" + strconv.Itoa(int(v.Pos())) + "." + sel.Sel.Name + "$"
+				}
+			}
+		}
+	}
+	return env.render(e, anchored, depth)
 }
 
 // names reports whether a constant string can tell keys apart across
@@ -409,7 +469,17 @@ func (env *Env) call(call *ast.CallExpr, anchored *bool, depth int) string {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil {
 		args = append(args, env.render(sel.X, anchored, depth+1))
 	}
-	for _, a := range call.Args {
+	formatted := false // Sprintf with a format that names keys
+	if f, ok := fn.Type().(*types.Signature); ok && f.Recv() == nil && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(call.Args) > 1 {
+		if tv, ok := info.Types[call.Args[0]]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
+			formatted = names(constant.StringVal(tv.Value))
+		}
+	}
+	for i, a := range call.Args {
+		if formatted && i > 0 {
+			args = append(args, env.component(a, anchored, depth+1))
+			continue
+		}
 		args = append(args, env.render(a, anchored, depth+1))
 	}
 	name := fn.FullName()

@@ -1,6 +1,13 @@
 package keyexpr
 
-import "testing"
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"testing"
+)
 
 func TestPretty(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
@@ -24,4 +31,79 @@ func TestNames(t *testing.T) {
 			t.Errorf("names(%q) = %v, want %v", s, got, want)
 		}
 	}
+}
+
+// TestComponentFields: a field of a local or parameter inside an
+// anchoring format is a value like the variable; a receiver's field
+// still anchors, and a field that is the whole key is not a component.
+func TestComponentFields(t *testing.T) {
+	const src = `package p
+
+import "fmt"
+
+type Seat struct{ No int }
+
+type L struct{ name, key string }
+
+func acquire(table, no int) string { return fmt.Sprintf("seat_lock:%d:%d", table, no) }
+
+func leave(table int, seat Seat) string { return fmt.Sprintf("seat_lock:%d:%d", table, seat.No) }
+
+func leaveConcat(table int, seat *Seat) string { return "seat_lock:" + fmt.Sprint(table) + ":" + fmt.Sprint(seat.No) }
+
+func acquireConcat(table, no int) string { return "seat_lock:" + fmt.Sprint(table) + ":" + fmt.Sprint(no) }
+
+func (l *L) named() string { return fmt.Sprintf("lock:%s", l.name) }
+
+func other(id string) string { return fmt.Sprintf("lock:%s", id) }
+
+func (l *L) whole() string { return l.key }
+
+func handle(h *L) string { return h.key }
+`
+	keys := renderReturns(t, src)
+	for _, tt := range []struct {
+		a, b string
+		same bool
+	}{
+		{"acquire", "leave", true},
+		{"acquireConcat", "leaveConcat", true},
+		{"named", "other", false},
+		{"whole", "handle", true},
+	} {
+		if got := Same(keys[tt.a], keys[tt.b], false); got != tt.same {
+			t.Errorf("Same(%s %v, %s %v) = %v, want %v", tt.a, keys[tt.a], tt.b, keys[tt.b], got, tt.same)
+		}
+	}
+}
+
+// renderReturns type-checks src and renders the returned expression of
+// each function as its key.
+func renderReturns(t *testing.T, src string) map[string]Key {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	if _, err := conf.Check("p", fset, []*ast.File{f}, info); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]Key{}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		sig := info.Defs[fd.Name].(*types.Func).Type().(*types.Signature)
+		env := &Env{Info: info, Params: map[*types.Var]int{}, Recv: sig.Recv()}
+		for i := 0; i < sig.Params().Len(); i++ {
+			env.Params[sig.Params().At(i)] = i
+		}
+		ret := fd.Body.List[len(fd.Body.List)-1].(*ast.ReturnStmt)
+		out[fd.Name.Name] = env.Of(ret.Results[0])
+	}
+	return out
 }

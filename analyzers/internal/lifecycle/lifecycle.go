@@ -447,10 +447,12 @@ func (b *builder) env(fd *ast.FuncDecl) *keyexpr.Env {
 	e := &keyexpr.Env{Info: b.pass.TypesInfo, Params: map[*types.Var]int{}, Defs: b.defs}
 	if fd != nil {
 		if fn, ok := b.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-			params := fn.Type().(*types.Signature).Params()
+			sig := fn.Type().(*types.Signature)
+			params := sig.Params()
 			for i := 0; i < params.Len(); i++ {
 				e.Params[params.At(i)] = i
 			}
+			e.Recv = sig.Recv()
 		}
 	}
 	b.envs[fd] = e
