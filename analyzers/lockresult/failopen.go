@@ -251,8 +251,15 @@ func (r *runner) droppedHelperAcquires(fd *ast.FuncDecl) {
 		}
 		return true
 	})
-	for _, op := range r.res.Funcs[fd] {
-		if op.Kind != lifecycle.Acquire || op.Cmd != nil || op.Via == nil || !stmts[op.Call] || op.In.InDefer || op.In.InGo {
+	ops := r.res.Funcs[fd]
+	reported := map[*ast.CallExpr]bool{}
+	for _, op := range ops {
+		if op.Kind != lifecycle.Acquire || op.Cmd != nil || op.Via == nil || !stmts[op.Call] || op.In.InDefer || op.In.InGo || reported[op.Call] {
+			continue
+		}
+		if releasedByCall(ops, op) || r.runsSection(op.Via) {
+			// The helper takes and releases the lock itself (runs the
+			// section): its bool says whether the work ran.
 			continue
 		}
 		if a := r.wrapperAcquire(fd, op.Call); a != nil && !a.unjudged {
@@ -266,12 +273,47 @@ func (r *runner) droppedHelperAcquires(fd *ast.FuncDecl) {
 		if !hasBool || op.Lock() == nil || !op.Lock().IsLock(r.pass) {
 			continue
 		}
+		reported[op.Call] = true
 		r.pass.Report(analysis.Diagnostic{
 			Pos: op.Call.Pos(), End: op.Call.End(),
 			Message: fmt.Sprintf("the result of %s, which takes lock %s (%s), is discarded: the code goes on whether or not it got the lock; "+
 				"check its bool (and error) and stop when the lock is held elsewhere", types.ExprString(op.Call.Fun), op.KeyText(), op.Describe()),
 		})
 	}
+}
+
+// releasedByCall reports whether the call that makes acquire (through a
+// helper) also releases the same lock.
+func releasedByCall(ops []*lifecycle.Op, acquire *lifecycle.Op) bool {
+	for _, o := range ops {
+		if o.Call == acquire.Call && o.Kind == lifecycle.Delete && (o.Lock() == acquire.Lock() || o.Key.Exact == acquire.Key.Exact) {
+			return true
+		}
+	}
+	return false
+}
+
+// runsSection reports whether fn, a function of this package, releases
+// the lock it takes after taking it (updateWithLock: acquire, defer
+// release, work): its bool says whether the work ran, not whether its
+// caller holds a lock.
+func (r *runner) runsSection(fn *types.Func) bool {
+	for fd, ops := range r.res.Funcs {
+		if r.pass.TypesInfo.Defs[fd.Name] != fn {
+			continue
+		}
+		for _, a := range ops {
+			if a.Kind != lifecycle.Acquire || a.Lock() == nil {
+				continue
+			}
+			for _, o := range ops {
+				if o.Kind == lifecycle.Delete && o.Lock() == a.Lock() && o.Pos() > a.Pos() {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // inverted reports an acquire whose success branch only returns while the

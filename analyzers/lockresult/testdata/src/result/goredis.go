@@ -263,3 +263,19 @@ func tryLockPanics(ctx context.Context, id, token string) bool {
 	}
 	return true
 }
+
+// runWithLock takes the lock, runs the job and releases the lock itself:
+// its bool says whether the job ran, and a ticker may drop it.
+func runWithLock(ctx context.Context, token string) bool {
+	ok, err := rdb.SetNX(ctx, "lock:cron:report", token, time.Minute).Result()
+	if err != nil || !ok {
+		return false
+	}
+	defer rdb.Eval(ctx, `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`, []string{"lock:cron:report"}, token)
+	process()
+	return true
+}
+
+func tickReport(ctx context.Context) {
+	runWithLock(ctx, "token")
+}
