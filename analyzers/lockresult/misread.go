@@ -138,6 +138,7 @@ func (r *runner) getsetSelfCompare(fd *ast.FuncDecl) {
 // a refusal.
 func (r *runner) mistypedReply(fd *ast.FuncDecl) {
 	info := r.pass.TypesInfo
+	var parent map[ast.Node]ast.Node
 	for _, c := range r.res.Calls[fd] {
 		if c.Cmd == nil {
 			continue
@@ -146,8 +147,19 @@ func (r *runner) mistypedReply(fd *ast.FuncDecl) {
 			continue
 		}
 		reply := section.NewFlow(info, fd, func(x *ast.CallExpr) bool { return x == c.Call })
+		if parent == nil {
+			parent = parents(fd)
+		}
+		// Only a test for refusal that can never be true matters: if f == 0
+		// { return false } lets every refusal through as a grant. A dead
+		// test for success (if res == 0 { return &Lock{...} }) only fails
+		// closed.
 		at := firstComparison(fd.Body, c.Call.End(), true, func(x, y ast.Expr) bool {
-			return isEmptyInterface(info, x) && intConstNotInt64(info, y) && reply.Reaches(x)
+			if !isEmptyInterface(info, x) || !intConstNotInt64(info, y) || !reply.Reaches(x) {
+				return false
+			}
+			be, _ := parent[x].(*ast.BinaryExpr)
+			return be != nil && be.Op == token.EQL && refusalTest(info, parent, be)
 		})
 		if at == nil {
 			continue
@@ -155,11 +167,64 @@ func (r *runner) mistypedReply(fd *ast.FuncDecl) {
 		r.pass.Report(analysis.Diagnostic{
 			Pos: c.Call.Pos(), End: c.Call.End(),
 			Message: fmt.Sprintf("the reply of this acquire is an interface{} holding an int64, but %s compares it with an int: "+
-				"an int64 in an interface never equals an int, so the test is never true (!= always is) and a refused acquire "+
-				"can read as a grant; read the reply as a number (Int64(), redis.Int64) or compare with int64(...)", fixes.Source(r.pass, at)),
+				"an int64 in an interface never equals an int, so this test for a refusal is never true and a refused acquire "+
+				"reads as a grant; read the reply as a number (Int64(), redis.Int64) or compare with int64(...)", fixes.Source(r.pass, at)),
 			Related: []analysis.RelatedInformation{{Pos: at.Pos(), End: at.End(), Message: "compared here"}},
 		})
 	}
+}
+
+// refusalTest reports whether the comparison be is an if condition (or
+// one side of its ||) whose branch leaves as a failure: a return of only
+// false, nil, zero values and errors (or a bare return), a continue or a
+// break.
+func refusalTest(info *types.Info, parent map[ast.Node]ast.Node, be *ast.BinaryExpr) bool {
+	var n ast.Node = be
+	for {
+		p := parent[n]
+		if or, ok := p.(*ast.BinaryExpr); ok && or.Op == token.LOR {
+			n = or
+			continue
+		}
+		if pe, ok := p.(*ast.ParenExpr); ok {
+			n = pe
+			continue
+		}
+		ifs, ok := p.(*ast.IfStmt)
+		if !ok || ifs.Cond != n || len(ifs.Body.List) == 0 {
+			return false
+		}
+		switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
+		case *ast.BranchStmt:
+			return last.Tok == token.CONTINUE || last.Tok == token.BREAK
+		case *ast.ReturnStmt:
+			for _, r := range last.Results {
+				if !failureValue(info, r) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+}
+
+// failureValue reports whether a returned value says "not acquired":
+// false, nil, a zero constant, or an error.
+func failureValue(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	if !ok {
+		return false
+	}
+	switch {
+	case tv.IsNil():
+		return true
+	case tv.Value != nil:
+		return tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value) ||
+			tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) == 0 ||
+			tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == ""
+	}
+	return types.Implements(tv.Type, types.Universe.Lookup("error").Type().Underlying().(*types.Interface))
 }
 
 func isEmptyInterface(info *types.Info, e ast.Expr) bool {

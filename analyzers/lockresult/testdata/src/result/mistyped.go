@@ -57,15 +57,32 @@ func tryHashLockTyped(ctx context.Context, key, token string) (bool, error) {
 	return f != int64(0), nil
 }
 
-// redigo's SETNX reply is an int64 too: reply == 1 is never true.
+// redigo's SETNX reply is an int64 too: reply == 0 is never true, and
+// a refusal reads as a grant.
 func setnxLock(conn redigo.Conn, key, token string) (bool, error) {
-	reply, err := conn.Do("SETNX", "lock:"+key, token) // want `the reply of this acquire is an interface\{\} holding an int64, but reply == 1 compares it with an int`
+	reply, err := conn.Do("SETNX", "lock:"+key, token) // want `the reply of this acquire is an interface\{\} holding an int64, but reply == 0 compares it with an int`
 	if err != nil {
 		return false, err
 	}
-	if reply == 1 {
-		_, err = conn.Do("PEXPIRE", "lock:"+key, int64(30*time.Second/time.Millisecond))
-		return true, err
+	if reply == 0 {
+		return false, nil
+	}
+	_, err = conn.Do("PEXPIRE", "lock:"+key, int64(30*time.Second/time.Millisecond))
+	return true, err
+}
+
+// A dead test for success only fails closed: the grant is read as
+// "OK" first, and res == 0 never hands out a second lock.
+func setnxStatus(ctx context.Context, key, token string) (bool, error) {
+	res, err := reentrantLock.Run(ctx, rdb, []string{"lock:" + key}, token, 30000).Result()
+	if err != nil {
+		return false, err
+	}
+	if res == "OK" {
+		return true, nil
+	}
+	if res == 0 {
+		return true, nil
 	}
 	return false, nil
 }
