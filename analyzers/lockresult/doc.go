@@ -73,10 +73,12 @@
 // successful acquire comes back as an error.
 //
 // An acquire's raw reply kept as an interface{} (go-redis Cmd.Result()
-// or Val() of a script or Do, redigo's Do) and compared with an int
-// constant is misread: Redis integers arrive as int64, and an int64 in an
-// interface never equals an int, so f == 0 is never true (a reentrant
-// lock script's "held by another" reply reads as a grant).
+// or Val() of a script or Do, redigo's Do) and tested for a refusal with
+// an int constant (if f == 0 { return false }) is misread: Redis integers
+// arrive as int64, and an int64 in an interface never equals an int, so
+// the test is never true and a reentrant lock script's "held by another"
+// reply reads as a grant. A dead test for success only fails closed and
+// is left alone.
 //
 // The takeover of an expired timestamp lock with GETSET (or SET ... GET)
 // whose reply — the previous value — is compared with the value just
