@@ -52,7 +52,10 @@
 //     package variable, uses sync/atomic, calls
 //     a Cancel/Stop/Close/Notify-like method (not a time.Ticker's or
 //     Timer's own Stop), panics or exits; nor when
-//     the outcome is returned, sent or handed to another function; nor
+//     the outcome is returned, sent or handed to another function (but
+//     an EXPIRE whose reply goes to a blank, _, err := ..., keeps only its
+//     error, and a key found gone reaches no one whatever the error
+//     reaches); nor
 //     when the step reads the lock with a GET before an EXPIRE and, on a
 //     test of that read (key gone, another token), tells the holder as a
 //     failure branch would (cancels, closes a channel, clears

@@ -22,6 +22,10 @@ type renewal struct {
 	// read is the GET of the lock before a raw renewal in its function
 	// (lifecycle's ReadBefore), or nil.
 	read *ast.CallExpr
+	// reply: the call answers an EXPIRE without an owner check, whose
+	// value (false, 0: the key is gone) is the only word of a lost lock;
+	// its error says nothing of ownership.
+	reply bool
 }
 
 // watchdogRenewals lists the renewals made in a loop of a goroutine or of
@@ -33,7 +37,7 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 	// Which functions goroutines start, and which are called from loops:
 	// a path per call, so computed only for a package that renews.
 	var started, fromLoop map[*ast.FuncDecl]bool
-	add := func(call *ast.CallExpr, what string, inGo bool, read *ast.CallExpr) {
+	add := func(call *ast.CallExpr, what string, inGo bool, read *ast.CallExpr, reply bool) {
 		if seen[call] || lifecycle.IsTestFile(pass.Fset, call.Pos()) {
 			return
 		}
@@ -49,7 +53,7 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 			return
 		}
 		seen[call] = true
-		out = append(out, renewal{call: call, what: what, read: read})
+		out = append(out, renewal{call: call, what: what, read: read, reply: reply})
 	}
 	// Calls that take the lock as well as extend it (a TryLock that
 	// refreshes the lock it holds, or else obtains it): their outcome is
@@ -73,9 +77,9 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 		if op.ReadBefore != nil && op.ReadBefore.Via == nil && op.Via == nil {
 			read = op.ReadBefore.Call
 		}
-		add(op.Call, op.Describe()+" of lock "+op.KeyText(), op.In.InGo, read)
+		add(op.Call, op.Describe()+" of lock "+op.KeyText(), op.In.InGo, read, !op.Checked && strings.Contains(op.Command, "EXPIRE"))
 		if op.Site != nil && op.Site != op.Call {
-			add(op.Site, op.DescribeAtSite()+" of lock "+op.KeyText(), false, nil)
+			add(op.Site, op.DescribeAtSite()+" of lock "+op.KeyText(), false, nil, false)
 		}
 	}
 	if lc := res.Lifecycle; lc != nil {
@@ -100,9 +104,9 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 				return true
 			}
 			if c := locklib.Classify(pass.TypesInfo, call); c != nil && c.Role == locklib.Renew {
-				add(call, c.Name(), false, nil)
+				add(call, c.Name(), false, nil, false)
 			} else if name := lockRenewCall(pass.TypesInfo, call); name != "" {
-				add(call, name, false, nil)
+				add(call, name, false, nil, false)
 			}
 			return true
 		})
@@ -306,6 +310,10 @@ func dropped(pass *analysis.Pass, r renewal) ast.Node {
 	var cur ast.Node = r.call
 	var cond *ast.IfStmt
 	vars := map[types.Object]bool{}
+	// errOnly: the EXPIRE's reply went to a blank, and only its error is
+	// kept (if _, err := kv.Expire(key, ttl); err != nil { return err }):
+	// whatever the error reaches, a key found gone reaches nobody.
+	errOnly := false
 climb:
 	for i := 1; i < len(path); i++ {
 		switch p := path[i].(type) {
@@ -323,6 +331,7 @@ climb:
 		case *ast.ExprStmt:
 			return r.call
 		case *ast.AssignStmt:
+			errOnly = r.reply && blankValue(info, p, cur)
 			for _, l := range p.Lhs {
 				if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
 					if o := info.ObjectOf(id); o != nil {
@@ -351,6 +360,9 @@ climb:
 		default:
 			break climb
 		}
+	}
+	if errOnly {
+		return r.call
 	}
 	if cond == nil && len(vars) == 0 {
 		return nil
@@ -415,6 +427,25 @@ climb:
 		return atValue // the lock-lost reply is dropped at its test
 	}
 	return r.call // an error alone says nothing of ownership: the renewal drops it
+}
+
+// blankValue reports whether as assigns the value result of the (value,
+// error) pair rhs returns to a blank and keeps only the error.
+func blankValue(info *types.Info, as *ast.AssignStmt, rhs ast.Node) bool {
+	e, ok := rhs.(ast.Expr)
+	if !ok || len(as.Rhs) != 1 || as.Rhs[0] != e || len(as.Lhs) != 2 {
+		return false
+	}
+	tup, ok := info.TypeOf(e).(*types.Tuple)
+	if !ok || tup.Len() != 2 || !types.Identical(tup.At(1).Type(), types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	b, ok := tup.At(0).Type().Underlying().(*types.Basic)
+	if !ok || b.Info()&(types.IsBoolean|types.IsInteger) == 0 {
+		return false
+	}
+	id, ok := as.Lhs[0].(*ast.Ident)
+	return ok && id.Name == "_"
 }
 
 // toldOnRead reports whether the function around a renewal reads the
