@@ -15,7 +15,11 @@
 //     package, including in defer statements and goroutines;
 //   - a Lua script whose body deletes the key without comparing its value
 //     with an argument (the token);
-//   - GET, compare in Go, then DEL: two round trips with a gap between.
+//   - GET, compare in Go, then DEL: two round trips with a gap between;
+//   - a plain DEL (directly or through any helper, also one judged in its
+//     own package) on the path where the acquire failed, in the branch of
+//     if err != nil or if !ok: the key, if there, is another holder's
+//     lock. Reported at that call.
 //
 // A package whose every key goes through one helper (Store, Del and
 // Expire all keyed serialKey(key)) has no lock in that helper's shape: its

@@ -12,6 +12,7 @@ import (
 
 	"github.com/locklint/locklint/analyzers/internal/docs"
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+	"github.com/locklint/locklint/analyzers/internal/section"
 )
 
 //go:embed doc.go
@@ -22,13 +23,14 @@ var Analyzer = &analysis.Analyzer{
 	Name:             "lockrelease",
 	Doc:              docs.Extract(doc, "lockrelease"),
 	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/lockrelease/doc.go",
-	Requires:         []*analysis.Analyzer{lifecycle.Analyzer},
+	Requires:         []*analysis.Analyzer{lifecycle.Analyzer, section.Analyzer},
 	Run:              run,
 	RunDespiteErrors: true,
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
+	failed := failedReleases(pass)
 	seen := map[token.Pos]bool{}
 	for _, l := range res.Locks {
 		if !l.IsLock(pass) {
@@ -38,7 +40,26 @@ func run(pass *analysis.Pass) (any, error) {
 		for _, op := range l.Ops {
 			// GETDEL consumes a value (one-time codes, nonces): not a release,
 			// unless a GET of the key came first to check its owner.
-			if op.Kind != lifecycle.Delete || op.Command == "GETDEL" && op.ReadBefore == nil || op.Checked || op.Judged || seen[op.Site.Pos()] || lifecycle.IsTestFile(pass.Fset, op.Pos()) {
+			if op.Kind != lifecycle.Delete || op.Command == "GETDEL" && op.ReadBefore == nil || op.Checked || lifecycle.IsTestFile(pass.Fset, op.Pos()) {
+				continue
+			}
+			if f := failed[op]; f != nil {
+				// Reported where it is called, also when the helper was
+				// judged in its own package: this call deletes a lock it
+				// never had.
+				if !seen[op.Call.Pos()] {
+					seen[op.Call.Pos()] = true
+					pass.Report(analysis.Diagnostic{
+						Pos: op.Call.Pos(), End: op.Call.End(),
+						Message: fmt.Sprintf("lock %s is deleted with %s on the path where acquiring it failed: "+
+							"the key, if present, is another holder's lock, and this deletes it; "+
+							"release only a lock this caller holds, with its token (safelock.ReleaseKey)", op.KeyText(), op.Describe()),
+						Related: []analysis.RelatedInformation{{Pos: f.Pos(), End: f.End(), Message: "the acquire that failed"}},
+					})
+				}
+				continue
+			}
+			if op.Judged || seen[op.Site.Pos()] {
 				continue
 			}
 			seen[op.Site.Pos()] = true
@@ -74,6 +95,25 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// failedReleases maps the deletes of a raw lock made in the branch its
+// acquire takes on failure (if err != nil { unlock(key) }) to that
+// acquire.
+func failedReleases(pass *analysis.Pass) map[*lifecycle.Op]*ast.CallExpr {
+	out := map[*lifecycle.Op]*ast.CallExpr{}
+	for _, s := range pass.ResultOf[section.Analyzer].(*section.Result).Sections {
+		acq := s.Lock.Op
+		if s.Failure == nil || acq == nil || acq.Lock() == nil {
+			continue
+		}
+		for _, op := range acq.Lock().Ops {
+			if op.Kind == lifecycle.Delete && !op.Checked && s.Failure.Pos() <= op.Call.Pos() && op.Call.End() <= s.Failure.End() {
+				out[op] = s.Lock.Acquire
+			}
+		}
+	}
+	return out
 }
 
 // forced reports whether the delete is in a function named as a forced

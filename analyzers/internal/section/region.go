@@ -49,8 +49,10 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 			if cond, ok := blk.Nodes[len(blk.Nodes)-1].(ast.Expr); ok && b.condition(blk) {
 				switch r.polarity(cond) {
 				case failIfTrue:
+					s.fail(succs[0])
 					succs = succs[1:]
 				case failIfFalse:
+					s.fail(succs[1])
 					succs = succs[:1]
 				}
 			}
@@ -66,6 +68,22 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 	// visit starts past it and only reads its polarity.
 	visit(start, idx+1)
 	b.sections = append(b.sections, s)
+}
+
+// fail records blk, the successor of the first test of the acquire's
+// outcome taken when the lock was not taken, as the section's failure
+// branch when it is an if's body or else block.
+func (s *Section) fail(blk *cfg.Block) {
+	ifs, ok := blk.Stmt.(*ast.IfStmt)
+	if s.Failure != nil || !ok {
+		return
+	}
+	switch blk.Kind {
+	case cfg.KindIfThen:
+		s.Failure = ifs.Body
+	case cfg.KindIfElse:
+		s.Failure, _ = ifs.Else.(*ast.BlockStmt)
+	}
 }
 
 // condition reports whether the last node of blk is a boolean condition

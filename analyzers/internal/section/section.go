@@ -147,6 +147,10 @@ type Section struct {
 	// a deferred release (the section lasts to the function's end).
 	Releases []*ast.CallExpr
 	Deferred *ast.CallExpr
+	// Failure is the branch an if on the acquire's outcome takes when the
+	// lock was not taken (the body of if err != nil, or of if !ok), or
+	// nil: code there runs without the lock.
+	Failure *ast.BlockStmt
 }
 
 // Contains reports whether pos lies in a node of the section.

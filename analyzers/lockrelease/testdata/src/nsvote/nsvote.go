@@ -1,0 +1,80 @@
+// Package nsvote takes nslock's locks through wrappers of its own, and
+// on a failed acquire releases the lock anyway: with nslock's plain DEL
+// that deletes the lock another voter holds.
+package nsvote
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"nslock"
+)
+
+var errBusy = errors.New("status is locked")
+
+func lockStatus(id string) error {
+	ok, err := nslock.Lock("status:"+id, 5*time.Second)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errBusy
+	}
+	return nil
+}
+
+func unlockStatus(id string) error { return nslock.Unlock("status:" + id) }
+
+func vote(ids []string, write func(string)) {
+	for _, id := range ids {
+		if err := lockStatus(id); err != nil {
+			unlockStatus(id) // want `on the path where acquiring it failed`
+			continue
+		}
+		write(id)
+		unlockStatus(id)
+	}
+}
+
+// Near miss: the release runs only on the path that holds the lock.
+func voteHeld(ids []string, write func(string)) {
+	for _, id := range ids {
+		if err := lockStatus(id); err == nil {
+			write(id)
+			unlockStatus(id)
+		}
+	}
+}
+
+// The same with the commands in this function: the DEL on the refused
+// path is reported once, for what it does there.
+func claim(ctx context.Context, rdb *redis.Client, key, token string, work func()) {
+	ok, err := rdb.SetNX(ctx, key, token, time.Minute).Result()
+	if err != nil || !ok {
+		rdb.Del(ctx, key) // want `on the path where acquiring it failed`
+		return
+	}
+	defer release(ctx, rdb, key, token)
+	work()
+}
+
+var releaseScript = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
+
+// Near miss: a compare-and-delete on the refused path deletes nothing
+// that is not this caller's.
+func claimChecked(ctx context.Context, rdb *redis.Client, key, token string, work func()) {
+	ok, err := rdb.SetNX(ctx, key, token, time.Minute).Result()
+	if err != nil || !ok {
+		release(ctx, rdb, key, token)
+		return
+	}
+	defer release(ctx, rdb, key, token)
+	work()
+}
+
+func release(ctx context.Context, rdb *redis.Client, key, token string) {
+	releaseScript.Run(ctx, rdb, []string{key}, token)
+}
