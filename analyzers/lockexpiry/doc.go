@@ -8,7 +8,9 @@
 // A Redis lock must get its TTL in the same command that creates it. The
 // analyzer reports a key acquired with NX (SETNX, SetNX with expiration 0,
 // SET ... NX without EX/PX/EXAT/PXAT, SetArgs{Mode: "NX"} without TTL or
-// ExpireAt, a rueidis Set().Nx() without Ex/Px) when
+// ExpireAt, a rueidis Set().Nx() without Ex/Px), or with GETSET (the old
+// recipe: the lock is ours when the old value was empty or nil, or was
+// the expired stamp a GET read; GETSET sets no TTL) when
 //
 //   - a separate EXPIRE or PEXPIRE later gives the same key its TTL, or
 //   - nothing ever gives it a TTL, yet it is released like a lock (DEL),

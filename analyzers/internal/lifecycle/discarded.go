@@ -252,6 +252,77 @@ func isBool(t types.Type, i int) bool {
 // caller wins, as with SET NX. A reply compared with a limit, or used any
 // other way, is a counter.
 func DecidesByOne(pass *analysis.Pass, call *ast.CallExpr) bool {
+	return decidedBy(pass, call, func(_ *ast.FuncDecl, e ast.Expr) tri {
+		tv, ok := pass.TypesInfo.Types[e]
+		switch {
+		case ok && tv.Value != nil && tv.Value.String() == "1":
+			return yes
+		case ok && tv.IsNil():
+			return neutral
+		}
+		return no
+	})
+}
+
+// DecidesByOldValue reports whether the reply of a GETSET call (the old
+// value) is compared with the empty string or nil (nobody held the key:
+// ours now), or with a value a GET read before (the expired stamp we
+// replace: ours when nobody replaced it first), and with nothing else.
+func DecidesByOldValue(pass *analysis.Pass, call *ast.CallExpr) bool {
+	return decidedBy(pass, call, func(fd *ast.FuncDecl, e ast.Expr) tri {
+		tv, ok := pass.TypesInfo.Types[e]
+		switch {
+		case ok && (tv.IsNil() || tv.Value != nil && tv.Value.ExactString() == `""`):
+			return yes
+		case readByGet(pass, fd, e):
+			return yes
+		}
+		return no
+	})
+}
+
+// readByGet reports whether e is a variable assigned from a GET reply in
+// fd (expires, err = conn.Get(ctx, key).Int64()).
+func readByGet(pass *analysis.Pass, fd *ast.FuncDecl, e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || pass.TypesInfo.Uses[id] == nil {
+		return false
+	}
+	obj := pass.TypesInfo.Uses[id]
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || found || len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+			return !found
+		}
+		if l, ok := as.Lhs[0].(*ast.Ident); !ok || pass.TypesInfo.ObjectOf(l) != obj {
+			return true
+		}
+		ast.Inspect(as.Rhs[0], func(m ast.Node) bool {
+			if c, ok := m.(*ast.CallExpr); ok && clientCall(pass.TypesInfo, c) {
+				if fn, _ := typeutil.Callee(pass.TypesInfo, c).(*types.Func); fn != nil && fn.Name() == "Get" {
+					found = true
+				}
+			}
+			return !found
+		})
+		return !found
+	})
+	return found
+}
+
+type tri int
+
+const (
+	no tri = iota
+	yes
+	neutral
+)
+
+// decidedBy reports whether every read of call's reply is a comparison
+// that accept says yes or neutral to, and at least one says yes: the
+// reply decides who won.
+func decidedBy(pass *analysis.Pass, call *ast.CallExpr, accept func(*ast.FuncDecl, ast.Expr) tri) bool {
 	path := callPath(pass, call)
 	fd := declIn(path)
 	if fd == nil {
@@ -326,9 +397,10 @@ func DecidesByOne(pass *analysis.Pass, call *ast.CallExpr) bool {
 				continue
 			}
 			seen[id] = true
-			if tv, ok := pass.TypesInfo.Types[pair[1]]; ok && tv.Value != nil && tv.Value.String() == "1" {
+			switch accept(fd, pair[1]) {
+			case yes:
 				one = true
-			} else if tv, ok := pass.TypesInfo.Types[pair[1]]; !ok || !tv.IsNil() {
+			case no:
 				other = true
 			}
 		}

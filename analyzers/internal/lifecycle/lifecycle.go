@@ -798,6 +798,15 @@ func (b *builder) commandOps(env *keyexpr.Env, c redismodel.Call) []*Op {
 		if cmd.Key() != nil {
 			ops = append(ops, mk(Read, cmd.Key()))
 		}
+	case "GETSET":
+		// The old recipe's acquire: GETSET key v, and the lock is ours
+		// when the old value was empty (or the expired stamp we read).
+		// It sets no TTL.
+		if cmd.Key() != nil && DecidesByOldValue(b.pass, c.Call) {
+			op := mk(Acquire, cmd.Key())
+			op.Value, op.NoTTL = cmd.Value, true
+			ops = append(ops, op)
+		}
 	case "INCR":
 		// A counter whose first increment wins (if n > 1 { busy }) is a
 		// lock taken with INCR; a rate limiter compares with its limit.

@@ -82,7 +82,7 @@ func (p *parser) rawArgs(cmd *Command, name string, args []ast.Expr, spread bool
 		cmd.Keys = nonNil(arg(0))
 		cmd.Value = arg(1)
 		options(2)
-	case "SETNX":
+	case "SETNX", "GETSET":
 		cmd.Keys = nonNil(arg(0))
 		cmd.Value = arg(1)
 	case "SETEX", "PSETEX":

@@ -64,6 +64,9 @@ func (p *parser) goRedis(call *ast.CallExpr, fn *types.Func) *Command {
 		cmd.Opts.Get = name == "SetIFEQGet"
 		p.setTTL(cmd, arg(3))
 		cmd.Keys, cmd.Value = nonNil(arg(0)), arg(1)
+	case "GetSet":
+		cmd.Name = "GETSET"
+		cmd.Keys, cmd.Value = nonNil(arg(0)), arg(1)
 	case "SetArgs":
 		cmd.Name = "SET"
 		cmd.Keys, cmd.Value = nonNil(arg(0)), arg(1)
