@@ -82,7 +82,10 @@
 // A write counts as fenced when any value derived from the fence (through
 // local variables, conversions, appends, struct literals and fields,
 // string builders) reaches it, and so does a safelock Lease or a
-// fence.Grant handed to it. Not reported: sections that only read,
+// fence.Grant handed to it. Not reported: locks whose key names one
+// period (time.Now().Format("2006-01-02-15:04") in it) with a TTL
+// unknown or at least that period: a cron tick's run marker, which
+// nobody takes again once it lapsed; sections that only read,
 // writes before the acquire, after the release, on the branch where the
 // acquire failed, or in deferred calls; writes through safelock/fence
 // helpers; SQL whose text cannot be read; writes behind other interface

@@ -45,8 +45,8 @@ func run(pass *analysis.Pass) (any, error) {
 	rh := newRedisHelpers(pass, res)
 	rh.guardsStore = storeLocks(pass, res, helpers)
 	for _, s := range res.Sections {
-		if lifecycle.IsTestFile(pass.Fset, s.Lock.Acquire.Pos()) {
-			continue
+		if lifecycle.IsTestFile(pass.Fset, s.Lock.Acquire.Pos()) || s.PeriodKey(pass.TypesInfo, res.Defs) {
+			continue // a period's key: nobody else takes it once it lapsed
 		}
 		check(pass, res, helpers, rh, s, done)
 	}

@@ -80,7 +80,10 @@
 //
 // Not reported: sections whose lock handle is passed to another function
 // (it may be renewed or watched there); sections that watch Done, Err,
-// Valid or the lock's context; TTLs or waits that are not constants.
+// Valid or the lock's context; TTLs or waits that are not constants;
+// locks whose key names one period (time.Now().Format(layout) in it) no
+// shorter than the TTL: once such a key lapses, its period is over and
+// nobody takes it again.
 //
 // # Why it matters
 //

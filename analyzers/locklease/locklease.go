@@ -79,8 +79,8 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		ttl, ok := s.TTLValue(pass.TypesInfo, res.Defs)
-		if !ok || lk.RenewUnknown || len(lk.Watches) > 0 {
-			continue
+		if !ok || lk.RenewUnknown || len(lk.Watches) > 0 || s.PeriodKey(pass.TypesInfo, res.Defs) {
+			continue // a period's key: nobody else takes it once it lapsed
 		}
 		w, ok := longWait(s.Waits(pass.TypesInfo, res), ttl)
 		if !ok {
