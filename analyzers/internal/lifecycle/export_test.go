@@ -2,3 +2,6 @@ package lifecycle
 
 // SplitWords is splitWords, for tests.
 var SplitWords = splitWords
+
+// ContainsAny is containsAny, for tests.
+var ContainsAny = containsAny

@@ -1857,11 +1857,41 @@ func splitWords(name string) []string {
 func containsAny(s string, words []string) bool {
 	s = strings.ToLower(s)
 	for _, w := range words {
-		if strings.Contains(s, w) {
+		if containsWord(s, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// falseFriends are longer words a word hides in without meaning it:
+// "lease" in releaseInventory, "lock" in blockList or a clock.
+var falseFriends = map[string][]string{
+	"lease": {"release", "please"},
+	"lock":  {"block", "clock"},
+}
+
+// containsWord reports whether w occurs in s other than inside one of
+// its false friends.
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		hidden := false
+		for _, f := range falseFriends[w] {
+			k := strings.Index(f, w) // where w sits inside f
+			if start := at - k; start >= 0 && strings.HasPrefix(s[start:], f) {
+				hidden = true
+			}
+		}
+		if !hidden {
+			return true
+		}
+		i = at + 1
+	}
 }
 
 // named reports whether fd's name contains one of words, ignoring case.
