@@ -210,10 +210,32 @@ func run(pass *analysis.Pass) (any, error) {
 	b.apiCalls()
 	b.rawSections()
 	b.libSections()
+	b.dropDoubles()
 	b.exportWrappers()
 	b.wrapperSections()
 	res.Sections = b.sections
 	return res, nil
+}
+
+// dropDoubles drops the raw section of an acquire that is also a lock
+// library's (go-zero's RedisLock.AcquireCtx, read both as the library
+// call and through the facts of the library's own SET NX): the
+// library's section knows the key it was made with and its TTL.
+func (b *builder) dropDoubles() {
+	lib := map[*ast.CallExpr]bool{}
+	for _, s := range b.sections {
+		if s.Lock.Call != nil {
+			lib[s.Lock.Acquire] = true
+		}
+	}
+	kept := b.sections[:0]
+	for _, s := range b.sections {
+		if s.Lock.Call == nil && lib[s.Lock.Acquire] {
+			continue
+		}
+		kept = append(kept, s)
+	}
+	b.sections = kept
 }
 
 type builder struct {

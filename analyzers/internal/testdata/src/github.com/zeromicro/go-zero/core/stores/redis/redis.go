@@ -3,7 +3,14 @@
 // delete release) with the signatures the analyzers match on.
 package redis
 
-import "context"
+import (
+	"context"
+
+	red "github.com/redis/go-redis/v9"
+)
+
+// The real package runs on go-redis.
+var _ = red.Nil
 
 type Redis struct{}
 
@@ -18,8 +25,23 @@ type RedisLock struct {
 
 func NewRedisLock(store *Redis, key string) *RedisLock { return &RedisLock{store: store, key: key} }
 
-func (rl *RedisLock) Acquire() (bool, error)                       { return false, nil }
-func (rl *RedisLock) AcquireCtx(ctx context.Context) (bool, error) { return false, nil }
+func (rl *RedisLock) Acquire() (bool, error) { return false, nil }
+func (rl *RedisLock) AcquireCtx(ctx context.Context) (bool, error) {
+	// As go-zero does: a script that sets the key NX PX to the lock's id.
+	resp, err := rl.store.ScriptRunCtx(ctx, lockScript, []string{rl.key}, rl.id, int(rl.seconds)*1000+500)
+	if err != nil {
+		return false, err
+	}
+	return resp == "OK", nil
+}
+
+var lockScript = NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then
+    redis.call("SET", KEYS[1], ARGV[1], "PX", ARGV[2])
+    return "OK"
+else
+    return redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2])
+end`)
+
 func (rl *RedisLock) Release() (bool, error)                       { return false, nil }
 func (rl *RedisLock) ReleaseCtx(ctx context.Context) (bool, error) { return false, nil }
 func (rl *RedisLock) SetExpire(seconds int)                        { rl.seconds = uint32(seconds) }
