@@ -18,7 +18,8 @@
 //   - GET, compare in Go, then DEL: two round trips with a gap between;
 //   - a plain DEL (directly or through any helper, also one judged in its
 //     own package) on the path where the acquire failed, in the branch of
-//     if err != nil or if !ok: the key, if there, is another holder's
+//     if err != nil or if !ok, or after an if ok { ... } without an else
+//     (it runs on both paths): the key, if there, is another holder's
 //     lock. Reported at that call.
 //
 // A package whose every key goes through one helper (Store, Del and

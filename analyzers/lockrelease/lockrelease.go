@@ -104,16 +104,41 @@ func failedReleases(pass *analysis.Pass) map[*lifecycle.Op]*ast.CallExpr {
 	out := map[*lifecycle.Op]*ast.CallExpr{}
 	for _, s := range pass.ResultOf[section.Analyzer].(*section.Result).Sections {
 		acq := s.Lock.Op
-		if s.Failure == nil || acq == nil || acq.Lock() == nil {
+		if acq == nil || acq.Lock() == nil {
 			continue
 		}
+		var spans []ast.Node
+		if s.Failure != nil {
+			spans = append(spans, s.Failure)
+		}
+		for _, st := range s.FailureAfter {
+			spans = append(spans, st)
+		}
 		for _, op := range acq.Lock().Ops {
-			if op.Kind == lifecycle.Delete && !op.Checked && s.Failure.Pos() <= op.Call.Pos() && op.Call.End() <= s.Failure.End() {
-				out[op] = s.Lock.Acquire
+			if op.Kind != lifecycle.Delete || op.Checked {
+				continue
+			}
+			for _, sp := range spans {
+				if sp.Pos() <= op.Call.Pos() && op.Call.End() <= sp.End() && !inFuncLit(sp, op.Call) {
+					out[op] = s.Lock.Acquire
+				}
 			}
 		}
 	}
 	return out
+}
+
+// inFuncLit reports whether call lies in a function literal inside n
+// (a deferred or spawned func: not run on the path itself).
+func inFuncLit(n ast.Node, call *ast.CallExpr) bool {
+	in := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		if lit, ok := m.(*ast.FuncLit); ok && lit.Pos() <= call.Pos() && call.End() <= lit.End() {
+			in = true
+		}
+		return !in
+	})
+	return in
 }
 
 // forced reports whether the delete is in a function named as a forced

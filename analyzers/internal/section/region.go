@@ -49,10 +49,10 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 			if cond, ok := blk.Nodes[len(blk.Nodes)-1].(ast.Expr); ok && b.condition(blk) {
 				switch r.polarity(cond) {
 				case failIfTrue:
-					s.fail(succs[0])
+					b.fail(s, succs[0])
 					succs = succs[1:]
 				case failIfFalse:
-					s.fail(succs[1])
+					b.fail(s, succs[1])
 					succs = succs[:1]
 				}
 			}
@@ -73,9 +73,13 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 // fail records blk, the successor of the first test of the acquire's
 // outcome taken when the lock was not taken, as the section's failure
 // branch when it is an if's body or else block.
-func (s *Section) fail(blk *cfg.Block) {
+//
+// An if without an else (if ok { ... }) goes on after it when the lock
+// was not taken: the statements that follow it in its block are
+// recorded as FailureAfter, since they run on that path too.
+func (b *builder) fail(s *Section, blk *cfg.Block) {
 	ifs, ok := blk.Stmt.(*ast.IfStmt)
-	if s.Failure != nil || !ok {
+	if s.Failure != nil || s.FailureAfter != nil || !ok {
 		return
 	}
 	switch blk.Kind {
@@ -83,6 +87,17 @@ func (s *Section) fail(blk *cfg.Block) {
 		s.Failure = ifs.Body
 	case cfg.KindIfElse:
 		s.Failure, _ = ifs.Else.(*ast.BlockStmt)
+	case cfg.KindIfDone:
+		if ifs.Else != nil {
+			return
+		}
+		if block, ok := b.parent[ifs].(*ast.BlockStmt); ok {
+			for i, st := range block.List {
+				if st == ifs {
+					s.FailureAfter = block.List[i+1:]
+				}
+			}
+		}
 	}
 }
 

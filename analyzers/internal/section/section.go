@@ -151,6 +151,10 @@ type Section struct {
 	// lock was not taken (the body of if err != nil, or of if !ok), or
 	// nil: code there runs without the lock.
 	Failure *ast.BlockStmt
+	// FailureAfter are the statements after an if on the outcome that
+	// has no else (if ok { ... } release()): they run when the lock was
+	// not taken as well.
+	FailureAfter []ast.Stmt
 }
 
 // Contains reports whether pos lies in a node of the section.

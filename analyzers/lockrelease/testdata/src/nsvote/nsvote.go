@@ -78,3 +78,24 @@ func claimChecked(ctx context.Context, rdb *redis.Client, key, token string, wor
 func release(ctx context.Context, rdb *redis.Client, key, token string) {
 	releaseScript.Run(ctx, rdb, []string{key}, token)
 }
+
+// The release after an if without an else runs on both paths: when the
+// lock was not taken, it deletes the holder's.
+func recoverStuck(ids []string, requeue func(string)) {
+	for _, id := range ids {
+		if ok, _ := nslock.Lock("task:"+id, time.Minute); ok {
+			requeue(id)
+		}
+		nslock.Unlock("task:" + id) // want `on the path where acquiring it failed`
+	}
+}
+
+// Near miss: the release stays inside the branch that holds the lock.
+func recoverHeld(ids []string, requeue func(string)) {
+	for _, id := range ids {
+		if ok, _ := nslock.Lock("job:"+id, time.Minute); ok {
+			requeue(id)
+			nslock.Unlock("job:" + id)
+		}
+	}
+}
