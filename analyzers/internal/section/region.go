@@ -74,9 +74,10 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 // outcome taken when the lock was not taken, as the section's failure
 // branch when it is an if's body or else block.
 //
-// An if without an else (if ok { ... }) goes on after it when the lock
-// was not taken: the statements that follow it in its block are
-// recorded as FailureAfter, since they run on that path too.
+// An if without an else (if ok { ... }) whose body does not leave goes
+// on after it on both paths: the statements that follow it in its
+// block are recorded as FailureAfter, since they run when the lock was
+// not taken too.
 func (b *builder) fail(s *Section, blk *cfg.Block) {
 	ifs, ok := blk.Stmt.(*ast.IfStmt)
 	if s.Failure != nil || s.FailureAfter != nil || !ok {
@@ -88,7 +89,10 @@ func (b *builder) fail(s *Section, blk *cfg.Block) {
 	case cfg.KindIfElse:
 		s.Failure, _ = ifs.Else.(*ast.BlockStmt)
 	case cfg.KindIfDone:
-		if ifs.Else != nil {
+		if ifs.Else != nil || leaves(ifs.Body) {
+			// After an if ok { ...; return }, only the failed path goes
+			// on: code there that releases and works reads the outcome
+			// backwards, which is another defect than a stray release.
 			return
 		}
 		if block, ok := b.parent[ifs].(*ast.BlockStmt); ok {
@@ -99,6 +103,25 @@ func (b *builder) fail(s *Section, blk *cfg.Block) {
 			}
 		}
 	}
+}
+
+// leaves reports whether a block ends by leaving it (return, continue,
+// break, goto, panic).
+func leaves(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch last := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.ExprStmt:
+		if call, ok := last.X.(*ast.CallExpr); ok {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // condition reports whether the last node of blk is a boolean condition
