@@ -19,8 +19,9 @@
 //   - a plain DEL (directly or through any helper, also one judged in its
 //     own package) on the path where the acquire failed, in the branch of
 //     if err != nil or if !ok, or after an if ok { ... } without an else
-//     (it runs on both paths): the key, if there, is another holder's
-//     lock. Reported at that call.
+//     (it runs on both paths): the caller does not hold the lock there,
+//     so the key, if there, may be another holder's. Reported at that
+//     call; not in a function named as a forced release.
 //
 // A package whose every key goes through one helper (Store, Del and
 // Expire all keyed serialKey(key)) has no lock in that helper's shape: its

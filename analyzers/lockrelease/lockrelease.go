@@ -43,7 +43,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if op.Kind != lifecycle.Delete || op.Command == "GETDEL" && op.ReadBefore == nil || op.Checked || lifecycle.IsTestFile(pass.Fset, op.Pos()) {
 				continue
 			}
-			if f := failed[op]; f != nil {
+			if f := failed[op]; f != nil && !forced(op) {
 				// Reported where it is called, also when the helper was
 				// judged in its own package: this call deletes a lock it
 				// never had.
@@ -52,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 					pass.Report(analysis.Diagnostic{
 						Pos: op.Call.Pos(), End: op.Call.End(),
 						Message: fmt.Sprintf("lock %s is deleted with %s on the path where acquiring it failed: "+
-							"the key, if present, is another holder's lock, and this deletes it; "+
+							"this caller does not hold the lock there, so the key, if present, may be another holder's lock, and this deletes it; "+
 							"release only a lock this caller holds, with its token (safelock.ReleaseKey)", op.KeyText(), op.Describe()),
 						Related: []analysis.RelatedInformation{{Pos: f.Pos(), End: f.End(), Message: "the acquire that failed"}},
 					})

@@ -110,3 +110,13 @@ func inverted(id string, work func()) {
 	defer nslock.Unlock("cron:" + id)
 	work()
 }
+
+// Near miss: a forced takeover breaks the holder's lock on purpose when
+// its own attempt is refused.
+func forceTakeover(id string, work func()) {
+	if ok, _ := nslock.Lock("admin:"+id, time.Minute); !ok {
+		nslock.Unlock("admin:" + id)
+		return
+	}
+	work()
+}
