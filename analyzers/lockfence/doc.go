@@ -43,7 +43,15 @@
 //     requires a column it sets to be empty or to hold an expected value
 //     (SET device_id = ? WHERE ... AND device_id IS NULL; SET status =
 //     'done' WHERE status = 'pending'): the row refuses a stale holder's
-//     write by itself. A write in a helper is reported at the call under the
+//     write by itself. So is a SQL or gorm write in a transaction that
+//     has already locked rows through the same handle (SELECT ... FOR
+//     UPDATE or FOR SHARE, LOCK IN SHARE MODE, gorm's clause.Locking),
+//     directly or in a helper given the transaction (loadOrderTx(tx, id,
+//     true), when its lock hangs on a bool parameter, counts only with a
+//     constant true): the database makes a stale holder's transaction
+//     wait for the newer one's and re-read what it wrote, which is the
+//     check where the write lands that a fence gives. A row lock taken
+//     through the pool, or after the write, guards nothing. A write in a helper is reported at the call under the
 //     lock (s.repo.MarkDone(ctx, id)), with the write's own position in
 //     the message: the call is where the section hands its work on, and
 //     a helper may also be called where no lock is held. An unexported

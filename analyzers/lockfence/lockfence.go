@@ -132,6 +132,9 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 			if w.SelfGuarded() {
 				continue // UPDATE ... WHERE the set column is still empty: the row refuses a stale write
 			}
+			if helpers.RowLocked(root, w) {
+				continue // after SELECT ... FOR UPDATE in its transaction: the database serialises it
+			}
 			if w.Kind != stores.Fenced && (len(unfenced) == 0 || unfenced[len(unfenced)-1].Call != w.Call) {
 				unfenced = append(unfenced, w)
 			}

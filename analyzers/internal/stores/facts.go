@@ -36,7 +36,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:              run,
 	RunDespiteErrors: true,
 	ResultType:       reflect.TypeFor[*Result](),
-	FactTypes:        []analysis.Fact{new(WriteFact), new(PackageFact)},
+	FactTypes:        []analysis.Fact{new(WriteFact), new(RowLockFact), new(PackageFact)},
 }
 
 // PackageFact marks a package with write summaries; packages that import
@@ -89,6 +89,7 @@ type FactWrite struct {
 	Reach, Cond []int
 	NeedsCond   bool // the write overwrites (UPDATE, DELETE, gorm Save, ...)
 	SelfGuarded bool // its statement refuses to overwrite (see Write.SelfGuarded)
+	RowLocked   bool // it runs after a row lock of its transaction (see Result.RowLocked)
 	CondKnown   bool // the statement text is fully known
 
 	// A wrapper that runs SQL text it gets as parameter QueryParam
@@ -102,7 +103,11 @@ type FactWrite struct {
 }
 
 func (w FactWrite) String() string {
-	return fmt.Sprintf("%s at %s reach%v cond%v", w.What, w.Where, w.Reach, w.Cond)
+	s := fmt.Sprintf("%s at %s reach%v cond%v", w.What, w.Where, w.Reach, w.Cond)
+	if w.RowLocked {
+		s += " row-locked"
+	}
+	return s
 }
 
 // maxWrites bounds a fact's size; a helper with more writes is summarised
@@ -113,6 +118,20 @@ const maxWrites = 8
 type Result struct {
 	Calls map[*ast.CallExpr][]FactWrite
 	defs  *keyexpr.Defs
+	rows  *rowLocker
+}
+
+// RowLocked reports whether w, a write found within root (a function),
+// runs in a database transaction after a row lock (SELECT ... FOR
+// UPDATE, gorm's clause.Locking) taken through the same handle earlier in
+// the function around it, directly or in a helper; or, for a write made
+// in a helper, after one the helper took. The database then serialises
+// it with the newer holder's transaction.
+func (r *Result) RowLocked(root ast.Node, w *Write) bool {
+	if r.rows == nil {
+		return w.via != nil && w.via.RowLocked
+	}
+	return r.rows.isRowLocked(root, w)
 }
 
 // Helper returns the writes a call makes through a helper, as Writes with
@@ -210,6 +229,8 @@ func run(pass *analysis.Pass) (any, error) {
 	local := map[*types.Func]*WriteFact{}
 	imported := map[*types.Func]*WriteFact{}
 	ifaces := soleimpl.Methods(pass.Pkg, nil) // s.repo.Save through the package's Repo interface
+	rows := rowLocks(pass, defs, decls)
+	res.rows = rows
 	factOf := func(call *ast.CallExpr) *WriteFact {
 		fn, _ := typeutil.Callee(info, call).(*types.Func)
 		if fn == nil {
@@ -268,7 +289,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if !ok || round > 0 && !callsLocal[fd] {
 				continue
 			}
-			f := summarise(info, defs, fd, factOf, where)
+			f := summarise(info, defs, fd, factOf, rows, where)
 			old := local[fn]
 			if (old == nil) != (f == nil) || old != nil && old.String() != f.String() {
 				changed = true
@@ -295,7 +316,7 @@ func run(pass *analysis.Pass) (any, error) {
 			pass.ExportObjectFact(m, f)
 		}
 	}
-	if len(exported) > 0 {
+	if len(exported) > 0 || rows.any {
 		pass.ExportPackageFact(new(PackageFact))
 	}
 	for _, fd := range decls {
@@ -354,7 +375,7 @@ func downloaded(pass *analysis.Pass) bool {
 }
 
 // summarise computes the writes of one function.
-func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf func(*ast.CallExpr) *WriteFact, where func(token.Pos) string) *WriteFact {
+func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf func(*ast.CallExpr) *WriteFact, rows *rowLocker, where func(token.Pos) string) *WriteFact {
 	var params []types.Object
 	for _, field := range fd.Type.Params.List {
 		for _, id := range field.Names {
@@ -414,7 +435,8 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 			}
 		}
 		if w != nil && w.Kind != Redis {
-			fw := FactWrite{Kind: w.Kind, What: w.What, Where: at, NeedsCond: w.NeedsCondition(), SelfGuarded: w.SelfGuarded(), Variadic: -1}
+			fw := FactWrite{Kind: w.Kind, What: w.What, Where: at, NeedsCond: w.NeedsCondition(), SelfGuarded: w.SelfGuarded(),
+				RowLocked: rows.isRowLocked(fd, w), Variadic: -1}
 			anyCond := false // the statement has a fence condition at all
 			if fw.NeedsCond {
 				_, fw.CondKnown = w.FenceCondition(func(ast.Expr) bool { return false })
@@ -465,6 +487,7 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 			}
 			fw := iw
 			fw.Reach, fw.Cond = mine(iw.Reach), mine(iw.Cond)
+			fw.RowLocked = rows.isRowLocked(fd, &Write{Kind: iw.Kind, Call: call, via: &iw})
 			f.Writes = append(f.Writes, fw)
 		}
 		return true

@@ -1,7 +1,11 @@
 // Package gorm is a minimal stand-in for gorm.io/gorm.
 package gorm
 
-import "context"
+import (
+	"context"
+
+	"gorm.io/gorm/clause"
+)
 
 type Dialector interface{ Name() string }
 
@@ -27,3 +31,8 @@ func (db *DB) Updates(values interface{}) *DB                     { return db }
 func (db *DB) Delete(value interface{}, conds ...interface{}) *DB { return db }
 func (db *DB) Exec(sql string, values ...interface{}) *DB         { return db }
 func (db *DB) Transaction(fc func(tx *DB) error) error            { return fc(db) }
+func (db *DB) Clauses(conds ...clause.Expression) *DB             { return db }
+func (db *DB) Raw(sql string, values ...interface{}) *DB          { return db }
+func (db *DB) Scan(dest interface{}) *DB                          { return db }
+func (db *DB) Begin() *DB                                         { return db }
+func (db *DB) Commit() *DB                                        { return db }

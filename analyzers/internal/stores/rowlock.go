@@ -1,0 +1,417 @@
+package stores
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/section"
+)
+
+// A write in a database transaction that has already locked the rows it
+// changes (SELECT ... FOR UPDATE, gorm's clause.Locking) is serialised by
+// the database: a stale holder's transaction waits until the newer
+// holder's commits, then reads what that one wrote, and the state it
+// re-checks refuses the late write. The row lock is a check where the
+// write lands, which is what a fence is for.
+
+// rowLockText matches the locking clauses of a SELECT (PostgreSQL,
+// MySQL, SQLite has none).
+var rowLockText = regexp.MustCompile(`(?i)\bFOR\s+(NO\s+KEY\s+UPDATE|UPDATE|KEY\s+SHARE|SHARE)\b|\bLOCK\s+IN\s+SHARE\s+MODE\b`)
+
+// RowLock says that a function locks rows through the database handle it
+// gets as parameter Tx, when its bool parameter If is true (-1: always).
+type RowLock struct{ Tx, If int }
+
+// RowLockFact lists the row locks a function takes through its
+// parameters (a repository's loadOrderTx(tx, id, forUpdate)).
+type RowLockFact struct{ Locks []RowLock }
+
+func (*RowLockFact) AFact() {}
+
+func (f *RowLockFact) String() string {
+	var parts []string
+	for _, l := range f.Locks {
+		parts = append(parts, fmt.Sprintf("locks rows via param %d if %d", l.Tx, l.If))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// handleType reports whether t is a database handle a transaction's row
+// lock is taken and kept through: gorm's DB (a transaction inside
+// Transaction or after Begin), database/sql's and sqlx's Tx, pgx's Tx.
+func handleType(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	switch path, name := n.Obj().Pkg().Path(), n.Obj().Name(); {
+	case name == "DB":
+		return path == "gorm.io/gorm" || path == "github.com/jinzhu/gorm"
+	case name == "Tx":
+		return path == "database/sql" || path == "github.com/jmoiron/sqlx" ||
+			strings.HasPrefix(path, "github.com/jackc/pgx/")
+	}
+	return false
+}
+
+// rowLocker finds the row locks of a package's functions.
+type rowLocker struct {
+	any    bool // the package has functions that lock rows
+	info   *types.Info
+	defs   *keyexpr.Defs
+	factOf func(*ast.CallExpr) *RowLockFact
+}
+
+// lockEvent is a call that locks rows through the handle at root.
+type lockEvent struct {
+	call *ast.CallExpr
+	root ast.Expr
+}
+
+// events returns the calls of fn's own body (not of the function literals
+// in it) that lock rows, and the handle each goes through.
+func (r *rowLocker) events(fn ast.Node) []lockEvent {
+	var out []lockEvent
+	body := funcBody(fn)
+	if body == nil {
+		return nil
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if root := r.locks(n); root != nil {
+				out = append(out, lockEvent{n, root})
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// locks returns the handle through which call locks rows, or nil: a
+// method of a handle given a clause.Locking or statement text with a
+// locking clause, or a function whose RowLockFact says so for the
+// arguments given.
+func (r *rowLocker) locks(call *ast.CallExpr) ast.Expr {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && r.info.Types[sel.X].Type != nil && handleType(r.info.TypeOf(sel.X)) {
+		for _, a := range call.Args {
+			if r.lockingArg(a) {
+				return handleRoot(sel.X)
+			}
+		}
+	}
+	f := r.factOf(call)
+	if f == nil {
+		return nil
+	}
+	for _, l := range f.Locks {
+		if l.If >= 0 {
+			cond := argsOf(r.info, call, l.If)
+			if len(cond) != 1 || !constTrue(r.info, cond[0]) {
+				continue
+			}
+		}
+		if tx := argsOf(r.info, call, l.Tx); len(tx) == 1 {
+			return handleRoot(tx[0])
+		}
+	}
+	return nil
+}
+
+// lockingArg reports whether a is gorm's clause.Locking or a statement
+// with a locking clause.
+func (r *rowLocker) lockingArg(a ast.Expr) bool {
+	t := r.info.TypeOf(a)
+	if t == nil {
+		return false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Name() == "Locking" && n.Obj().Pkg() != nil &&
+		strings.HasSuffix(n.Obj().Pkg().Path(), "gorm/clause") {
+		return true
+	}
+	if b, ok := t.Underlying().(*types.Basic); !ok || b.Info()&types.IsString == 0 {
+		return false
+	}
+	text, _ := Text(r.info, r.defs, a)
+	return rowLockText.MatchString(text)
+}
+
+// handleRoot strips the method calls chained on a handle
+// (tx.Where(...).Clauses(...) -> tx).
+func handleRoot(e ast.Expr) ast.Expr {
+	for {
+		c, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return ast.Unparen(e)
+		}
+		s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return ast.Unparen(e)
+		}
+		e = s.X
+	}
+}
+
+func constTrue(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value)
+}
+
+// summarise returns the row locks fd takes through its parameters, or
+// nil.
+func (r *rowLocker) summarise(fd *ast.FuncDecl) *RowLockFact {
+	var params []types.Object
+	for _, field := range fd.Type.Params.List {
+		for _, id := range field.Names {
+			params = append(params, r.info.Defs[id])
+		}
+	}
+	f := &RowLockFact{}
+	for _, ev := range r.events(fd) {
+		id, ok := ev.root.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		for i, p := range params {
+			if p == nil || !handleType(p.Type()) || !derives(r.info, fd, p, id) {
+				continue
+			}
+			l := RowLock{Tx: i, If: condParam(r.info, fd, params, ev.call)}
+			if !containsLock(f.Locks, l) {
+				f.Locks = append(f.Locks, l)
+			}
+		}
+	}
+	if len(f.Locks) == 0 {
+		return nil
+	}
+	return f
+}
+
+func containsLock(ls []RowLock, l RowLock) bool {
+	for _, x := range ls {
+		if x == l {
+			return true
+		}
+	}
+	return false
+}
+
+// condParam returns the bool parameter whose truth the lock at call
+// depends on (if forUpdate { q = q.Clauses(clause.Locking{...}) }), or -1.
+func condParam(info *types.Info, fd *ast.FuncDecl, params []types.Object, call *ast.CallExpr) int {
+	at := -1
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if n == nil || n.Pos() > call.Pos() || n.End() < call.End() {
+			return false
+		}
+		if is, ok := n.(*ast.IfStmt); ok && is.Body.Pos() <= call.Pos() && call.End() <= is.Body.End() {
+			if id, ok := ast.Unparen(is.Cond).(*ast.Ident); ok {
+				for i, p := range params {
+					if p != nil && info.Uses[id] == p {
+						at = i
+					}
+				}
+			}
+		}
+		return true
+	})
+	return at
+}
+
+// derives reports whether the variable at id is v or is derived from it
+// in fn (q := tx; q = q.Where(...)).
+func derives(info *types.Info, fn ast.Node, v types.Object, id *ast.Ident) bool {
+	obj := info.Uses[id]
+	if obj == nil {
+		obj = info.Defs[id]
+	}
+	if obj == nil {
+		return false
+	}
+	return obj == v || section.NewFlowFrom(info, fn, v).Reaches(id)
+}
+
+// rowLocked reports whether the write call, made through handle (the
+// root of its receiver chain, or an argument passed to a helper), runs
+// after a row lock taken through the same handle earlier in the function
+// around it, within root.
+func (r *rowLocker) rowLocked(root ast.Node, call *ast.CallExpr, handle ast.Expr) bool {
+	id, ok := handle.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v := r.info.Uses[id]
+	if v == nil || !handleType(v.Type()) {
+		return false
+	}
+	fn := enclosingFunc(root, call.Pos())
+	if fn == nil {
+		return false
+	}
+	for _, ev := range r.events(fn) {
+		if ev.call.Pos() >= call.Pos() {
+			continue
+		}
+		eid, ok := ev.root.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		ev := r.info.Uses[eid]
+		if ev == v || derives(r.info, fn, v, eid) || ev != nil && derives(r.info, fn, ev, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeHandles returns the handles a write goes through: the root of its
+// receiver chain, or, for a write made in a helper, the handles passed
+// to it.
+func writeHandles(info *types.Info, w *Write) []ast.Expr {
+	if w.via == nil {
+		if sel, ok := ast.Unparen(w.Call.Fun).(*ast.SelectorExpr); ok {
+			return []ast.Expr{handleRoot(sel.X)}
+		}
+		return nil
+	}
+	var out []ast.Expr
+	if sel, ok := ast.Unparen(w.Call.Fun).(*ast.SelectorExpr); ok {
+		if t := info.TypeOf(sel.X); t != nil && handleType(t) {
+			out = append(out, handleRoot(sel.X))
+		}
+	}
+	for _, a := range w.Call.Args {
+		if t := info.TypeOf(a); t != nil && handleType(t) {
+			out = append(out, handleRoot(a))
+		}
+	}
+	return out
+}
+
+// isRowLocked is RowLocked with the locker of this package.
+func (r *rowLocker) isRowLocked(root ast.Node, w *Write) bool {
+	if w.via != nil && w.via.RowLocked {
+		return true
+	}
+	if w.Kind != SQL && w.Kind != Gorm {
+		return false
+	}
+	for _, h := range writeHandles(r.info, w) {
+		if r.rowLocked(root, w.Call, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// enclosingFunc returns the innermost function (declaration or literal)
+// within root that contains pos.
+func enclosingFunc(root ast.Node, pos token.Pos) ast.Node {
+	var fn ast.Node
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil || pos < n.Pos() || pos >= n.End() {
+			return false
+		}
+		switch n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit:
+			fn = n
+		}
+		return true
+	})
+	return fn
+}
+
+func funcBody(fn ast.Node) *ast.BlockStmt {
+	switch f := fn.(type) {
+	case *ast.FuncDecl:
+		return f.Body
+	case *ast.FuncLit:
+		return f.Body
+	}
+	return nil
+}
+
+// calleeFunc is the function call calls, or nil.
+func calleeFunc(info *types.Info, call *ast.CallExpr) *types.Func {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil {
+		return nil
+	}
+	return fn.Origin()
+}
+
+// rowLocks summarises the row locks of the package's functions (helpers
+// calling helpers: a few rounds), exports them as facts and returns the
+// locker that reads them.
+func rowLocks(pass *analysis.Pass, defs *keyexpr.Defs, decls []*ast.FuncDecl) *rowLocker {
+	info := pass.TypesInfo
+	local := map[*types.Func]*RowLockFact{}
+	imported := map[*types.Func]*RowLockFact{}
+	r := &rowLocker{info: info, defs: defs}
+	r.factOf = func(call *ast.CallExpr) *RowLockFact {
+		fn := calleeFunc(info, call)
+		if fn == nil {
+			return nil
+		}
+		if f, ok := local[fn]; ok {
+			return f
+		}
+		if fn.Pkg() == nil || fn.Pkg() == pass.Pkg {
+			return nil
+		}
+		if f, ok := imported[fn]; ok {
+			return f
+		}
+		f := new(RowLockFact)
+		if !pass.ImportObjectFact(fn, f) {
+			f = nil
+		}
+		imported[fn] = f
+		return f
+	}
+	for round := 0; round < 4; round++ {
+		changed := false
+		for _, fd := range decls {
+			fn, ok := info.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			f := r.summarise(fd)
+			old := local[fn]
+			if (old == nil) != (f == nil) || old != nil && old.String() != f.String() {
+				changed = true
+			}
+			if f == nil {
+				delete(local, fn)
+			} else {
+				local[fn] = f
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for fn, f := range local {
+		pass.ExportObjectFact(fn, f)
+	}
+	r.any = len(local) > 0
+	return r
+}
