@@ -388,6 +388,9 @@ climb:
 				if signals(pass, n.Body) || n.Else != nil && signals(pass, n.Else) {
 					reaches = true
 				}
+				if leaves(n.Body) && deferSignals(pass, body) {
+					reaches = true // the return runs a deferred cancel(): the holder hears
+				}
 				if atValue == nil && mentionsValue(info, n.Cond, vars) {
 					atValue = head.Cond
 				}
@@ -427,6 +430,49 @@ climb:
 		return atValue // the lock-lost reply is dropped at its test
 	}
 	return r.call // an error alone says nothing of ownership: the renewal drops it
+}
+
+// leaves reports whether a return of the function around b is in b (not
+// in a function literal of it).
+func leaves(b ast.Node) bool {
+	found := false
+	ast.Inspect(b, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// deferSignals reports whether the function with body defers a signal to
+// the holder (defer cancel(), defer close(lost)): every return tells it.
+func deferSignals(pass *analysis.Pass, body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.DeferStmt:
+			if fl, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
+				found = signals(pass, fl.Body)
+				break
+			}
+			// defer cancel(), defer close(lost); not defer lock.Release():
+			// giving the lock back tells the holder nothing.
+			switch fn := typeutil.Callee(pass.TypesInfo, n.Call).(type) {
+			case *types.Var:
+				found = true
+			case *types.Builtin:
+				found = fn.Name() == "close"
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // blankValue reports whether as assigns the value result of the (value,

@@ -3,6 +3,7 @@ package lease
 import (
 	"context"
 	"log"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -172,3 +173,46 @@ func (g *Guard) keepWatched(ctx context.Context) {
 }
 
 func (g *Guard) Held() bool { return !g.expired }
+
+// The goroutine leaves on a failed renewal, and its deferred cancel ends
+// the context the work runs under.
+func (l *Lock) runAsLeader(ctx context.Context, work func(context.Context) error) error {
+	leaderCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		defer cancel()
+		t := time.NewTicker(10 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-leaderCtx.Done():
+				return
+			case <-t.C:
+				n, err := extendScript.Run(leaderCtx, l.rdb, []string{l.key}, l.token, 30000).Int()
+				if err != nil || n == 0 {
+					log.Println("lost the lock, stepping down")
+					return
+				}
+			}
+		}
+	}()
+	return work(leaderCtx)
+}
+
+// The goroutine leaves, but what it defers tells nobody: the work goes on.
+func (l *Lock) runWithGroup(ctx context.Context, wg *sync.WaitGroup, work func(context.Context) error) error {
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(10 * time.Second)
+		defer t.Stop()
+		for range t.C {
+			n, err := extendScript.Run(ctx, l.rdb, []string{l.key}, l.token, 30000).Int()
+			if err != nil || n == 0 { // want `this keep-alive renews with EVAL of lock l.key but drops the outcome`
+				log.Println("lost the lock")
+				return
+			}
+		}
+	}()
+	return work(ctx)
+}
