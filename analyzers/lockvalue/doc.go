@@ -51,8 +51,10 @@
 // speed). A value made once and stored by several acquires of
 // one function (a retry loop) is reported once.
 // A weak value made outside the acquiring function (a constructor, a
-// token helper of the package) is reported once, where it is made, with
-// every acquire that stores it as related information.
+// token helper of the package) is reported once, where it is made (in a
+// constructor that makes it in a local first, id := fmt.Sprintf(...),
+// at that line, not at the literal that stores id), with every acquire
+// that stores it as related information.
 // A helper that takes the key from its caller and stores a weak value of
 // its own (Lock(key) setting "locked") is reported where it is called,
 // when that caller releases or renews the lock.

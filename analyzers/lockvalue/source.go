@@ -735,7 +735,7 @@ func (t *tracer) stores(v *types.Var, c ctx) val {
 			w = t.eval(a.rhs, inner)
 		}
 		if a.fd != c.fd && w.at == nil {
-			w.at = a.rhs
+			w.at = t.madeAt(a.fd, a.rhs)
 		}
 		out = out.or(w)
 		if out.k&kUnknown != 0 {
@@ -743,6 +743,28 @@ func (t *tracer) stores(v *types.Var, c ctx) val {
 		}
 	}
 	return out
+}
+
+// madeAt returns where the value e stores is made: through locals of fd
+// assigned once (id := fmt.Sprintf(...); &S{token: id}), the line that
+// makes it, which is the one to change.
+func (t *tracer) madeAt(fd *ast.FuncDecl, e ast.Expr) ast.Expr {
+	for range 4 {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return e
+		}
+		v, _ := t.info.Uses[id].(*types.Var)
+		if v == nil || isParam(fd, v) {
+			return e
+		}
+		as := t.localsOf(fd)[v]
+		if len(as) != 1 || as[0].idx != -1 {
+			return e
+		}
+		e = as[0].rhs
+	}
+	return e
 }
 
 // neverSet is the value of a variable nothing in the package assigns: an

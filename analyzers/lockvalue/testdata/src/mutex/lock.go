@@ -23,3 +23,11 @@ func (s *Safe) Lock(ctx context.Context) bool {
 func (m *Mutex) TryLock(ctx context.Context) bool {
 	return m.rdb.SetArgs(ctx, m.key, m.value, redis.SetArgs{Mode: "NX", TTL: m.ttl}).Err() == nil
 }
+
+func (l *Leader) Lock(ctx context.Context) bool {
+	return l.rdb.SetNX(ctx, l.key, l.id, 0).Val()
+}
+
+func (l *Leader) Unlock(ctx context.Context) {
+	l.rdb.Eval(ctx, unlockSrc, []string{l.key}, l.id)
+}

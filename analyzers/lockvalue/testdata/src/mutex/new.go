@@ -55,3 +55,21 @@ type Safe struct {
 func NewSafe(rdb *redis.Client, key, token string) *Safe {
 	return &Safe{rdb: rdb, key: key, token: token}
 }
+
+// Leader's constructor makes the value in a local first: the report lands
+// where it is made, not where the literal stores it.
+type Leader struct {
+	rdb *redis.Client
+	key string
+	id  string
+}
+
+func NewLeader(rdb *redis.Client) *Leader {
+	host, _ := os.Hostname()
+	id := fmt.Sprintf("%s:%d", host, os.Getpid()) // want `lock l.key stores the hostname and the process ID as its value`
+	return &Leader{
+		rdb: rdb,
+		key: "leader",
+		id:  id,
+	}
+}
