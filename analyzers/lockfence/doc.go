@@ -42,16 +42,22 @@
 //     that is not what the lock protects), and so is an UPDATE whose WHERE
 //     requires a column it sets to be empty or to hold an expected value
 //     (SET device_id = ? WHERE ... AND device_id IS NULL; SET status =
-//     'done' WHERE status = 'pending'): the row refuses a stale holder's
-//     write by itself. So is a SQL or gorm write in a transaction that
-//     has already locked rows through the same handle (SELECT ... FOR
-//     UPDATE or FOR SHARE, LOCK IN SHARE MODE, gorm's clause.Locking),
-//     directly or in a helper given the transaction (loadOrderTx(tx, id,
-//     true), when its lock hangs on a bool parameter, counts only with a
-//     constant true): the database makes a stale holder's transaction
-//     wait for the newer one's and re-read what it wrote, which is the
-//     check where the write lands that a fence gives. A row lock taken
-//     through the pool, or after the write, guards nothing. A write in a helper is reported at the call under the
+//     'done' WHERE status = 'pending'; gorm's Where("no = ? AND status =
+//     ?", no, "pending").Update("status", "cancelled"), and Updates of a
+//     map): the row refuses a stale holder's write by itself. So is a SQL
+//     or gorm write in a transaction that has already locked rows through
+//     the same handle (SELECT ... FOR UPDATE or FOR SHARE, LOCK IN SHARE
+//     MODE, gorm's clause.Locking, jinzhu/gorm's gorm:query_option; not
+//     that option on gorm v2, which ignores it), directly or in a helper
+//     given the transaction (loadOrderTx(tx, id, true); a lock that hangs
+//     on a bool parameter counts only with a constant true), when the
+//     code tests what the locked read returned (an if or switch on it)
+//     before the write: the database makes a stale holder's transaction
+//     wait for the newer one's and re-read what it wrote, so the decision
+//     is made where the write lands, which is what a fence is for. A row
+//     lock taken through the pool, after the write, or only to write (a
+//     balance locked after the checks that decide the grant were made on
+//     unlocked reads) guards nothing. A write in a helper is reported at the call under the
 //     lock (s.repo.MarkDone(ctx, id)), with the write's own position in
 //     the message: the call is where the section hands its work on, and
 //     a helper may also be called where no lock is held. An unexported

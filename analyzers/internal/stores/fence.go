@@ -64,7 +64,18 @@ func (w *Write) SelfGuarded() bool {
 	if w.via != nil {
 		return w.via.SelfGuarded
 	}
-	return w.Kind == SQL && w.Complete && selfGuarded(w.Query)
+	switch w.Kind {
+	case SQL:
+		return w.Complete && selfGuarded(w.Query)
+	case Gorm:
+		// tx.Model(&o).Where("no = ? AND status = ?", no, "pending").Update("status", "cancelled")
+		for _, c := range w.Conds {
+			if c.Complete && whereGuards(c.Query, w.SetCols) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var (
@@ -78,9 +89,18 @@ func selfGuarded(q string) bool {
 	if m == nil {
 		return false
 	}
-	where := m[2]
+	var cols []string
 	for _, c := range setColumn.FindAllStringSubmatch(m[1], -1) {
-		col := regexp.QuoteMeta(c[1])
+		cols = append(cols, c[1])
+	}
+	return whereGuards(m[2], cols)
+}
+
+// whereGuards reports whether the condition where requires one of the
+// columns to be empty or to hold an expected value.
+func whereGuards(where string, cols []string) bool {
+	for _, c := range cols {
+		col := regexp.QuoteMeta(c)
 		guard := regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.])[\x60"]?` + col + `[\x60"]?\s*(?:is\s+null\b|=\s*(?:''|'[^']*'|\?|\$\d+|:[A-Za-z_]\w*|@[A-Za-z_]\w*))`)
 		if guard.MatchString(where) {
 			return true

@@ -74,10 +74,13 @@ type rowLocker struct {
 	factOf func(*ast.CallExpr) *RowLockFact
 }
 
-// lockEvent is a call that locks rows through the handle at root.
+// lockEvent is a call that locks rows through the handle at root, in
+// statement stmt, which stores what it read in reads.
 type lockEvent struct {
-	call *ast.CallExpr
-	root ast.Expr
+	call  *ast.CallExpr
+	root  ast.Expr
+	stmt  ast.Node
+	reads map[types.Object]bool
 }
 
 // events returns the calls of fn's own body (not of the function literals
@@ -88,13 +91,67 @@ func (r *rowLocker) events(fn ast.Node) []lockEvent {
 	if body == nil {
 		return nil
 	}
+	var stmts []ast.Node // the statements around the node visited
 	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.CallExpr:
 			if root := r.locks(n); root != nil {
-				out = append(out, lockEvent{n, root})
+				ev := lockEvent{call: n, root: root, stmt: n}
+				for i := len(stmts) - 1; i >= 0; i-- {
+					if stmts[i].Pos() <= n.Pos() && n.End() <= stmts[i].End() {
+						ev.stmt = stmts[i]
+						break
+					}
+				}
+				ev.reads = r.readsOf(ev.stmt)
+				out = append(out, ev)
+			}
+		case *ast.AssignStmt, *ast.ExprStmt, *ast.DeclStmt, *ast.ReturnStmt:
+			stmts = append(stmts, n)
+		}
+		return true
+	})
+	return out
+}
+
+// readsOf returns the variables a statement stores what it reads in: the
+// non-error variables it assigns, and those whose address it passes
+// (First(&user), Scan(&state)).
+func (r *rowLocker) readsOf(stmt ast.Node) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	add := func(id *ast.Ident) {
+		obj := r.info.ObjectOf(id)
+		if obj == nil || id.Name == "_" || handleType(obj.Type()) ||
+			types.Identical(obj.Type(), types.Universe.Lookup("error").Type()) {
+			return
+		}
+		out[obj] = true
+	}
+	if as, ok := stmt.(*ast.AssignStmt); ok {
+		for _, l := range as.Lhs {
+			if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+				add(id)
+			}
+		}
+	}
+	ast.Inspect(stmt, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+					add(id)
+				}
+			}
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				add(id)
 			}
 		}
 		return true
@@ -102,15 +159,71 @@ func (r *rowLocker) events(fn ast.Node) []lockEvent {
 	return out
 }
 
+// rechecked reports whether fn tests what the row lock ev read (an if or
+// switch on it) after ev and before pos: the decision to write is then
+// made under the lock. A row lock taken only to write (a balance update
+// after checks made on reads without it) serialises the arithmetic, not
+// the decision.
+func rechecked(info *types.Info, fn ast.Node, ev lockEvent, pos token.Pos) bool {
+	if len(ev.reads) == 0 {
+		return false
+	}
+	mentions := func(e ast.Node) bool {
+		found := false
+		if e == nil {
+			return false
+		}
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && ev.reads[info.Uses[id]] {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	found := false
+	ast.Inspect(funcBody(fn), func(n ast.Node) bool {
+		if found || n == nil || n.Pos() >= pos {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if is, ok := n.(*ast.IfStmt); ok && is.Init == ev.stmt && mentions(is.Cond) {
+			found = true // if err := ...First(&o).Error; err != nil || o.State == "paid"
+			return false
+		}
+		if n.Pos() < ev.stmt.End() {
+			return true
+		}
+		switch n := n.(type) {
+		case *ast.IfStmt:
+			found = mentions(n.Cond)
+		case *ast.SwitchStmt:
+			found = mentions(n.Tag)
+			for _, c := range n.Body.List {
+				for _, e := range c.(*ast.CaseClause).List {
+					found = found || mentions(e)
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // locks returns the handle through which call locks rows, or nil: a
-// method of a handle given a clause.Locking or statement text with a
-// locking clause, or a function whose RowLockFact says so for the
-// arguments given.
+// statement method of a handle given a clause.Locking or statement text
+// with a locking clause (jinzhu/gorm: Set("gorm:query_option", "FOR
+// UPDATE"), which gorm v2 ignores), or a function whose RowLockFact says
+// so for the arguments given.
 func (r *rowLocker) locks(call *ast.CallExpr) ast.Expr {
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && r.info.Types[sel.X].Type != nil && handleType(r.info.TypeOf(sel.X)) {
-		for _, a := range call.Args {
-			if r.lockingArg(a) {
-				return handleRoot(sel.X)
+		if lockMethod(r.info, call) {
+			for _, a := range call.Args {
+				if r.lockingArg(a) {
+					return handleRoot(sel.X)
+				}
 			}
 		}
 	}
@@ -130,6 +243,26 @@ func (r *rowLocker) locks(call *ast.CallExpr) ast.Expr {
 		}
 	}
 	return nil
+}
+
+// lockMethod reports whether call is a method of a handle that can take a
+// row lock: gorm's Clauses, a method that runs statement text, or
+// jinzhu/gorm's Set of a query option.
+func lockMethod(info *types.Info, call *ast.CallExpr) bool {
+	fn := calleeFunc(info, call)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch name := fn.Name(); {
+	case name == "Clauses":
+		return fn.Pkg().Path() == "gorm.io/gorm"
+	case name == "Set":
+		return fn.Pkg().Path() == "github.com/jinzhu/gorm"
+	case strings.HasPrefix(name, "Query"), strings.HasPrefix(name, "Exec"), strings.HasPrefix(name, "Select"),
+		strings.HasPrefix(name, "Get"), name == "Raw", strings.HasPrefix(name, "MustExec"):
+		return true
+	}
+	return false
 }
 
 // lockingArg reports whether a is gorm's clause.Locking or a statement
@@ -252,7 +385,7 @@ func derives(info *types.Info, fn ast.Node, v types.Object, id *ast.Ident) bool 
 // rowLocked reports whether the write call, made through handle (the
 // root of its receiver chain, or an argument passed to a helper), runs
 // after a row lock taken through the same handle earlier in the function
-// around it, within root.
+// around it, within root, and after a test of what that lock read.
 func (r *rowLocker) rowLocked(root ast.Node, call *ast.CallExpr, handle ast.Expr) bool {
 	id, ok := handle.(*ast.Ident)
 	if !ok {
@@ -267,15 +400,15 @@ func (r *rowLocker) rowLocked(root ast.Node, call *ast.CallExpr, handle ast.Expr
 		return false
 	}
 	for _, ev := range r.events(fn) {
-		if ev.call.Pos() >= call.Pos() {
+		if ev.stmt.End() > call.Pos() {
 			continue
 		}
 		eid, ok := ev.root.(*ast.Ident)
 		if !ok {
 			continue
 		}
-		ev := r.info.Uses[eid]
-		if ev == v || derives(r.info, fn, v, eid) || ev != nil && derives(r.info, fn, ev, id) {
+		eo := r.info.Uses[eid]
+		if (eo == v || derives(r.info, fn, v, eid) || eo != nil && derives(r.info, fn, eo, id)) && rechecked(r.info, fn, ev, call.Pos()) {
 			return true
 		}
 	}

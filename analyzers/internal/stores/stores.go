@@ -60,8 +60,10 @@ type Write struct {
 	Spread    bool       // Params end in args...
 	Named     bool       // sqlx named statement (:name parameters bound from a struct or map)
 
-	// Gorm: the Where/Not/Or conditions chained before the write.
-	Conds []GormCond
+	// Gorm: the Where/Not/Or conditions chained before the write, and
+	// the columns an Update/Updates sets (when named by constants).
+	Conds   []GormCond
+	SetCols []string
 
 	Cmd *redismodel.Command // Redis writes
 
@@ -322,6 +324,7 @@ func gormWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, r
 	default:
 		return nil
 	}
+	w.SetCols = gormSetColumns(info, fn.Name(), w.Call.Args)
 	// Walk the chain db.Model(&x).Where("fence < ?", f).Updates(...).
 	walkChain(w, sel.X, func(m string, args []ast.Expr) {
 		if (m == "Where" || m == "Not" || m == "Or") && len(args) > 0 {
@@ -330,6 +333,44 @@ func gormWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, r
 		}
 	})
 	return w
+}
+
+// gormSetColumns returns the columns a gorm update sets, when constants
+// name them: Update("status", v), Updates(map[string]any{"status": v}).
+func gormSetColumns(info *types.Info, method string, args []ast.Expr) []string {
+	if len(args) == 0 {
+		return nil
+	}
+	str := func(e ast.Expr) (string, bool) {
+		tv, ok := info.Types[e]
+		if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+			return "", false
+		}
+		return constant.StringVal(tv.Value), true
+	}
+	var cols []string
+	switch method {
+	case "Update", "UpdateColumn":
+		if c, ok := str(args[0]); ok {
+			cols = append(cols, c)
+		}
+	case "Updates", "UpdateColumns":
+		lit, ok := ast.Unparen(args[0]).(*ast.CompositeLit)
+		if !ok {
+			return nil
+		}
+		if _, isMap := info.TypeOf(lit).Underlying().(*types.Map); !isMap {
+			return nil
+		}
+		for _, e := range lit.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				if c, ok := str(kv.Key); ok {
+					cols = append(cols, c)
+				}
+			}
+		}
+	}
+	return cols
 }
 
 // walkChain adds the arguments of the method calls chained before an

@@ -123,6 +123,9 @@ func applyRefundTx(tx *sql.Tx, id string) error {
 	if err := tx.QueryRow("SELECT state FROM orders WHERE id = ? LOCK IN SHARE MODE", id).Scan(&state); err != nil {
 		return err
 	}
+	if state != "paid" {
+		return nil
+	}
 	_, err := tx.Exec("UPDATE orders SET state = 'refunded' WHERE id = ?", id)
 	return err
 }
@@ -134,4 +137,73 @@ func refundViaHelper(ctx context.Context, tx *sql.Tx, id string) error {
 	}
 	defer lock.Release(ctx)
 	return applyRefundTx(tx, id)
+}
+
+// The row is locked only to write the balance: the decision to grant was
+// made before, on reads the row lock does not cover.
+func grantReward(tx *gorm.DB, user string) error {
+	var balance int64
+	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Table("users").Where("id = ?", user).First(&balance).Error; err != nil {
+		return err
+	}
+	return tx.Model(&Order{}).Where("id = ?", user).Update("balance", balance+10).Error // want `gorm DB.Update under lock "lock:task:" \+ user \(redislock Client.Obtain\) carries no fencing token`
+}
+
+func completeTask(ctx context.Context, user string) error {
+	lock, err := rl.Obtain(ctx, "lock:task:"+user, 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	tx := gdb.Begin()
+	var done int64
+	if err := tx.Table("completions").Where("user = ?", user).First(&done).Error; err != nil || done > 0 {
+		return err
+	}
+	if err := grantReward(tx, user); err != nil {
+		return err
+	}
+	return tx.Commit().Error
+}
+
+// gorm v2 ignores the v1 query option: no row is locked.
+func v1Option(ctx context.Context, id string) error {
+	lock, err := rl.Obtain(ctx, "lock:v1:"+id, 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	return gdb.Transaction(func(tx *gorm.DB) error {
+		var o Order
+		if err := tx.Set("gorm:query_option", "FOR UPDATE").Where("id = ?", id).First(&o).Error; err != nil || o.State == "paid" {
+			return err
+		}
+		return tx.Model(&Order{}).Where("id = ?", id).Update("state", "paid").Error // want `gorm DB.Update under lock "lock:v1:" \+ id \(redislock Client.Obtain\) carries no fencing token`
+	})
+}
+
+// A gorm update whose Where requires the state it changes moves the row
+// on once: a stale holder's update finds the row changed.
+func cancelOnce(ctx context.Context, no string) error {
+	lock, err := rl.Obtain(ctx, "lock:cancel:"+no, 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	res := gdb.Model(&Order{}).Where("no = ? AND state = ?", no, "pending").Update("state", "cancelled")
+	if res.Error != nil || res.RowsAffected == 0 {
+		return res.Error
+	}
+	return gdb.Model(&Order{}).Where("no = ? AND state = 'cancelled'", no).
+		Updates(map[string]any{"state": "refunded", "note": "auto"}).Error
+}
+
+// The Where tests other columns: nothing refuses a stale holder's update.
+func cancelAny(ctx context.Context, no, owner string) error {
+	lock, err := rl.Obtain(ctx, "lock:cancel2:"+no, 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	return gdb.Model(&Order{}).Where("no = ? AND owner = ?", no, owner).Update("state", "cancelled").Error // want `gorm DB.Update under lock "lock:cancel2:" \+ no \(redislock Client.Obtain\) carries no fencing token`
 }

@@ -36,3 +36,4 @@ func (db *DB) Raw(sql string, values ...interface{}) *DB          { return db }
 func (db *DB) Scan(dest interface{}) *DB                          { return db }
 func (db *DB) Begin() *DB                                         { return db }
 func (db *DB) Commit() *DB                                        { return db }
+func (db *DB) Set(key string, value interface{}) *DB              { return db }
