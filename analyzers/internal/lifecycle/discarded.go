@@ -2,7 +2,9 @@ package lifecycle
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -252,6 +254,9 @@ func isBool(t types.Type, i int) bool {
 // caller wins, as with SET NX. A reply compared with a limit, or used any
 // other way, is a counter.
 func DecidesByOne(pass *analysis.Pass, call *ast.CallExpr) bool {
+	if expiryWindow(pass, call) {
+		return false
+	}
 	return decidedBy(pass, call, func(_ *ast.FuncDecl, e ast.Expr) tri {
 		tv, ok := pass.TypesInfo.Types[e]
 		switch {
@@ -262,6 +267,108 @@ func DecidesByOne(pass *analysis.Pass, call *ast.CallExpr) bool {
 		}
 		return no
 	})
+}
+
+// expiryWindow reports whether the reply of an INCR is used only to
+// start a counter's window: n == 1 guarding nothing but an EXPIRE (if n
+// == 1 { rdb.Expire(ctx, key, window) }). That is a rate limit or a
+// failure count, whatever its key is called; a lock decides something
+// for its caller on the reply (if n > 1 { return busy }).
+func expiryWindow(pass *analysis.Pass, call *ast.CallExpr) bool {
+	fd := declIn(callPath(pass, call))
+	if fd == nil {
+		return false
+	}
+	info := pass.TypesInfo
+	var reply types.Object
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || reply != nil || len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+			return reply == nil
+		}
+		inRhs := false
+		ast.Inspect(as.Rhs[0], func(m ast.Node) bool {
+			inRhs = inRhs || m == call
+			return !inRhs
+		})
+		if id, ok := as.Lhs[0].(*ast.Ident); ok && inRhs && id.Name != "_" {
+			reply = info.ObjectOf(id)
+		}
+		return reply == nil
+	})
+	if reply == nil {
+		return false
+	}
+	window, other := false, false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IfStmt:
+			be, ok := ast.Unparen(n.Cond).(*ast.BinaryExpr)
+			if !ok || !usesObj(info, be, reply) {
+				return true
+			}
+			x, y := ast.Unparen(be.X), ast.Unparen(be.Y)
+			if id, ok := y.(*ast.Ident); ok && info.Uses[id] == reply {
+				x, y = y, x
+			}
+			tv := info.Types[y]
+			if id, ok := x.(*ast.Ident); !ok || info.Uses[id] != reply || be.Op != token.EQL || tv.Value == nil || tv.Value.String() != "1" || n.Else != nil || !onlyExpires(n.Body) {
+				other = true
+				return false
+			}
+			window = true
+			return false
+		case *ast.Ident:
+			if info.Uses[n] == reply {
+				other = true // read some other way
+			}
+		}
+		return true
+	})
+	return window && !other
+}
+
+func usesObj(info *types.Info, n ast.Node, obj types.Object) bool {
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		if id, ok := m.(*ast.Ident); ok && info.Uses[id] == obj {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// onlyExpires reports whether every statement of b is a call of a
+// method named EXPIRE-like (go-redis Expire, PExpire, ExpireAt ...).
+func onlyExpires(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	for _, st := range b.List {
+		found := false
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SelectorExpr: // rdb.Expire(...)
+				found = expireName(n.Sel.Name)
+			case *ast.BasicLit: // conn.Do("EXPIRE", ...)
+				found = len(n.Value) > 2 && expireName(n.Value[1:len(n.Value)-1])
+			}
+			return !found
+		})
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func expireName(s string) bool {
+	switch strings.ToLower(s) {
+	case "expire", "pexpire", "expireat", "pexpireat":
+		return true
+	}
+	return false
 }
 
 // DecidesByOldValue reports whether the reply of a GETSET call (the old

@@ -141,7 +141,9 @@
 //
 // An INCR whose reply is compared with 1 and nothing else (if n > 1 {
 // busy }) is an acquire: the first caller wins. A counter compared with a
-// limit is a rate limiter and no lock.
+// limit is a rate limiter and no lock, and so is one whose reply only
+// opens its window (if n == 1 { EXPIRE }, and nothing else reads it),
+// whatever its key is called (login:lock:<account> counting failures).
 //
 // # Stability
 //

@@ -1,0 +1,36 @@
+package expiry
+
+import (
+	"context"
+	"time"
+)
+
+// A failure count under a lock-named key: the first failure opens the
+// count's window, and that is all the reply decides. No lock.
+func recordLoginFailure(ctx context.Context, account string) {
+	key := "login:lock:" + account
+	n, _ := rdb.Incr(ctx, key).Result()
+	if n == 1 {
+		_ = rdb.Expire(ctx, key, 15*time.Minute).Err()
+	}
+}
+
+func clearLoginFailures(ctx context.Context, account string) {
+	rdb.Del(ctx, "login:lock:"+account)
+}
+
+// The first increment wins and is told so: a lock taken with INCR, its
+// TTL set by a second command.
+func tryJobLock(ctx context.Context, job string) bool {
+	key := "job:lock:" + job
+	n, _ := rdb.Incr(ctx, key).Result() // want `lock key is acquired with INCR and given its TTL by a separate EXPIRE`
+	if n == 1 {
+		rdb.Expire(ctx, key, time.Minute)
+		return true
+	}
+	return false
+}
+
+func releaseJobLock(ctx context.Context, job string) {
+	rdb.Del(ctx, "job:lock:"+job)
+}
