@@ -44,7 +44,11 @@
 //     (SET device_id = ? WHERE ... AND device_id IS NULL; SET status =
 //     'done' WHERE status = 'pending'; gorm's Where("no = ? AND status =
 //     ?", no, "pending").Update("status", "cancelled"), and Updates of a
-//     map): the row refuses a stale holder's write by itself. So is a SQL
+//     map): the row refuses a stale holder's write by itself. When the
+//     code then tests the rows it affected and leaves on none (if
+//     res.RowsAffected == 0 { return }), the writes after that test run
+//     only for the caller that moved the row on, and are left out too
+//     (the stock put back after an order is cancelled). So is a SQL
 //     or gorm write in a transaction that has already locked rows through
 //     the same handle (SELECT ... FOR UPDATE or FOR SHARE, LOCK IN SHARE
 //     MODE, gorm's clause.Locking, jinzhu/gorm's gorm:query_option; not

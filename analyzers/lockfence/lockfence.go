@@ -117,6 +117,7 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 		}
 	}
 
+	claimedBy := claims(info, root, writes)
 	var unfenced []*stores.Write
 	for _, w := range writes {
 		key := fmt.Sprint(w.Call.Pos(), w.What)
@@ -134,6 +135,9 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 			}
 			if helpers.RowLocked(root, w) {
 				continue // after SELECT ... FOR UPDATE in its transaction: the database serialises it
+			}
+			if claimed(root, claimedBy, w) {
+				continue // after a conditional UPDATE that changed a row: only its claimant gets here
 			}
 			if w.Kind != stores.Fenced && (len(unfenced) == 0 || unfenced[len(unfenced)-1].Call != w.Call) {
 				unfenced = append(unfenced, w)

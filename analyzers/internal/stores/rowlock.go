@@ -87,7 +87,7 @@ type lockEvent struct {
 // in it) that lock rows, and the handle each goes through.
 func (r *rowLocker) events(fn ast.Node) []lockEvent {
 	var out []lockEvent
-	body := funcBody(fn)
+	body := section.FuncBody(fn)
 	if body == nil {
 		return nil
 	}
@@ -182,7 +182,7 @@ func rechecked(info *types.Info, fn ast.Node, ev lockEvent, pos token.Pos) bool 
 		return found
 	}
 	found := false
-	ast.Inspect(funcBody(fn), func(n ast.Node) bool {
+	ast.Inspect(section.FuncBody(fn), func(n ast.Node) bool {
 		if found || n == nil || n.Pos() >= pos {
 			return false
 		}
@@ -395,7 +395,7 @@ func (r *rowLocker) rowLocked(root ast.Node, call *ast.CallExpr, handle ast.Expr
 	if v == nil || !handleType(v.Type()) {
 		return false
 	}
-	fn := enclosingFunc(root, call.Pos())
+	fn := section.EnclosingFunc(root, call.Pos())
 	if fn == nil {
 		return false
 	}
@@ -453,33 +453,6 @@ func (r *rowLocker) isRowLocked(root ast.Node, w *Write) bool {
 		}
 	}
 	return false
-}
-
-// enclosingFunc returns the innermost function (declaration or literal)
-// within root that contains pos.
-func enclosingFunc(root ast.Node, pos token.Pos) ast.Node {
-	var fn ast.Node
-	ast.Inspect(root, func(n ast.Node) bool {
-		if n == nil || pos < n.Pos() || pos >= n.End() {
-			return false
-		}
-		switch n.(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			fn = n
-		}
-		return true
-	})
-	return fn
-}
-
-func funcBody(fn ast.Node) *ast.BlockStmt {
-	switch f := fn.(type) {
-	case *ast.FuncDecl:
-		return f.Body
-	case *ast.FuncLit:
-		return f.Body
-	}
-	return nil
 }
 
 // calleeFunc is the function call calls, or nil.

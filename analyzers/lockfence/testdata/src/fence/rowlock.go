@@ -207,3 +207,53 @@ func cancelAny(ctx context.Context, no, owner string) error {
 	defer lock.Release(ctx)
 	return gdb.Model(&Order{}).Where("no = ? AND owner = ?", no, owner).Update("state", "cancelled").Error // want `gorm DB.Update under lock "lock:cancel2:" \+ no \(redislock Client.Obtain\) carries no fencing token`
 }
+
+// The conditional update claims the order; the stock comes back only for
+// the caller whose update changed the row.
+func cancelAndRestock(ctx context.Context, no, goods string) error {
+	lock, err := rl.Obtain(ctx, "lock:restock:"+no, 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	res := gdb.Model(&Order{}).Where("no = ? AND state = ?", no, "pending").Update("state", "cancelled")
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected == 0 {
+		return nil
+	}
+	return gdb.Model(&Order{}).Where("id = ?", goods).Update("stock", 1).Error
+}
+
+// database/sql: the count comes from RowsAffected().
+func refundOnce(ctx context.Context, id string) error {
+	lock, err := rl.Obtain(ctx, "lock:refund-once:"+id, 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	res, err := db.ExecContext(ctx, "UPDATE orders SET state = 'refunding' WHERE id = ? AND state = 'paid'", id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil
+	}
+	_, err = db.ExecContext(ctx, "INSERT INTO refunds (order_id) VALUES (?)", id)
+	return err
+}
+
+// Nobody looks at what the conditional update changed: the restock runs
+// for every holder.
+func cancelUnchecked(ctx context.Context, no, goods string) error {
+	lock, err := rl.Obtain(ctx, "lock:restock2:"+no, 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	if err := gdb.Model(&Order{}).Where("no = ? AND state = ?", no, "pending").Update("state", "cancelled").Error; err != nil {
+		return err
+	}
+	return gdb.Model(&Order{}).Where("id = ?", goods).Update("stock", 1).Error // want `gorm DB.Update under lock "lock:restock2:" \+ no \(redislock Client.Obtain\) carries no fencing token`
+}

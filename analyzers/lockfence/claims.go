@@ -1,0 +1,132 @@
+package lockfence
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/locklint/locklint/analyzers/internal/section"
+	"github.com/locklint/locklint/analyzers/internal/stores"
+)
+
+// A self-guarded write whose affected-row count is tested, with a way
+// out when it is zero (res := tx.Where("no = ? AND status = ?", no,
+// "pending").Update("status", "cancelled"); if res.RowsAffected == 0 {
+// return }), claims the row: the writes after that test run only for the
+// caller that moved the row on, once, however many holders the lock had.
+
+// claim is the end of such a test, in function fn.
+type claim struct {
+	fn    ast.Node
+	after token.Pos
+}
+
+// claims returns the claims the section's self-guarded writes make.
+func claims(info *types.Info, root ast.Node, writes []*stores.Write) []claim {
+	var out []claim
+	for _, w := range writes {
+		if !w.SelfGuarded() {
+			continue
+		}
+		fn := section.EnclosingFunc(root, w.Call.Pos())
+		if fn == nil {
+			continue
+		}
+		if end := rowCountTest(info, fn, w.Call); end.IsValid() {
+			out = append(out, claim{fn, end})
+		}
+	}
+	return out
+}
+
+// claimed reports whether w runs after one of the claims, in the same
+// function.
+func claimed(root ast.Node, cs []claim, w *stores.Write) bool {
+	if len(cs) == 0 {
+		return false
+	}
+	fn := section.EnclosingFunc(root, w.Call.Pos())
+	for _, c := range cs {
+		if c.fn == fn && w.Call.Pos() > c.after {
+			return true
+		}
+	}
+	return false
+}
+
+// rowCountTest returns the end of the if in fn that tests the rows call
+// affected (through the variable it is assigned to, or one assigned from
+// its RowsAffected()) and leaves in its body, or token.NoPos.
+func rowCountTest(info *types.Info, fn ast.Node, call *ast.CallExpr) token.Pos {
+	vars := map[types.Object]bool{}
+	holds := func(e ast.Node) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				found = found || n == call
+			case *ast.Ident:
+				found = found || vars[info.Uses[n]]
+			}
+			return !found
+		})
+		return found
+	}
+	rows := func(e ast.Node) bool { // e reads RowsAffected
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "RowsAffected" {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	counts := map[types.Object]bool{} // n, _ := res.RowsAffected()
+	record := func(as *ast.AssignStmt) {
+		if len(as.Rhs) != 1 || !holds(as.Rhs[0]) {
+			return
+		}
+		for _, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+				if obj := info.ObjectOf(id); obj != nil {
+					vars[obj] = true
+					if rows(as.Rhs[0]) {
+						counts[obj] = true
+					}
+				}
+			}
+		}
+	}
+	end := token.NoPos
+	ast.Inspect(section.FuncBody(fn), func(n ast.Node) bool {
+		if end.IsValid() {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.AssignStmt:
+			record(n)
+		case *ast.IfStmt:
+			if n.Pos() < call.End() {
+				return true
+			}
+			if as, ok := n.Init.(*ast.AssignStmt); ok {
+				record(as) // if n, _ := res.RowsAffected(); n == 0
+			}
+			tested := rows(n.Cond) && holds(n.Cond)
+			ast.Inspect(n.Cond, func(m ast.Node) bool {
+				if id, ok := m.(*ast.Ident); ok && counts[info.Uses[id]] {
+					tested = true
+				}
+				return !tested
+			})
+			if tested && section.Returns(n.Body) {
+				end = n.End()
+			}
+		}
+		return true
+	})
+	return end
+}
