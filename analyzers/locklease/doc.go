@@ -52,9 +52,9 @@
 //     package variable, uses sync/atomic, calls
 //     a Cancel/Stop/Close/Notify-like method (not a time.Ticker's or
 //     Timer's own Stop), panics or exits, or returns from a function that
-//     defers such a signal (go func() { defer cancel(); ... if n == 0 {
-//     return } }(): the return runs the deferred cancel(); a deferred
-//     wg.Done() or Release tells the holder nothing); nor when
+//     defers a cancel (go func() { defer cancel(); ... if n == 0 {
+//     return } }(): the return runs it; a deferred close(done), wg.Done(),
+//     Go-mutex Unlock or Release tells the holder nothing); nor when
 //     the outcome is returned, sent or handed to another function (but
 //     an EXPIRE whose reply goes to a blank, _, err := ..., keeps only its
 //     error, and a key found gone reaches no one whatever the error

@@ -388,7 +388,7 @@ climb:
 				if signals(pass, n.Body) || n.Else != nil && signals(pass, n.Else) {
 					reaches = true
 				}
-				if leaves(n.Body) && deferSignals(pass, body) {
+				if section.Returns(n.Body) && deferSignals(pass, body) {
 					reaches = true // the return runs a deferred cancel(): the holder hears
 				}
 				if atValue == nil && mentionsValue(info, n.Cond, vars) {
@@ -432,24 +432,11 @@ climb:
 	return r.call // an error alone says nothing of ownership: the renewal drops it
 }
 
-// leaves reports whether a return of the function around b is in b (not
-// in a function literal of it).
-func leaves(b ast.Node) bool {
-	found := false
-	ast.Inspect(b, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
 // deferSignals reports whether the function with body defers a signal to
-// the holder (defer cancel(), defer close(lost)): every return tells it.
+// the holder (defer cancel(), a deferred literal that cancels, sends or
+// stores atomically): every return tells it. A deferred close(done) is
+// the goroutine saying it has ended, to whoever stops it; a deferred
+// Unlock of a Go mutex, a Release or a wg.Done tells the holder nothing.
 func deferSignals(pass *analysis.Pass, body *ast.BlockStmt) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
@@ -457,17 +444,37 @@ func deferSignals(pass *analysis.Pass, body *ast.BlockStmt) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.DeferStmt:
-			if fl, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
-				found = signals(pass, fl.Body)
-				break
+			found = found || tellsHolder(pass, n.Call)
+		}
+		return !found
+	})
+	return found
+}
+
+// tellsHolder reports whether n sends, calls a func value (a cancel),
+// cancels or notifies by method, or stores with sync/atomic.
+func tellsHolder(pass *analysis.Pass, n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch m := m.(type) {
+		case *ast.SendStmt:
+			found = true
+		case *ast.CallExpr:
+			if fl, ok := ast.Unparen(m.Fun).(*ast.FuncLit); ok {
+				found = found || tellsHolder(pass, fl.Body)
+				return false
 			}
-			// defer cancel(), defer close(lost); not defer lock.Release():
-			// giving the lock back tells the holder nothing.
-			switch fn := typeutil.Callee(pass.TypesInfo, n.Call).(type) {
+			switch fn := typeutil.Callee(pass.TypesInfo, m).(type) {
 			case *types.Var:
-				found = true
-			case *types.Builtin:
-				found = fn.Name() == "close"
+				found = true // cancel(), l.onLost()
+			case *types.Func:
+				if fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" {
+					found = true
+				}
+				switch fn.Name() {
+				case "Cancel", "cancel", "Notify", "notify", "Signal", "Broadcast":
+					found = true
+				}
 			}
 		}
 		return !found

@@ -216,3 +216,51 @@ func (l *Lock) runWithGroup(ctx context.Context, wg *sync.WaitGroup, work func(c
 	}()
 	return work(ctx)
 }
+
+// What the goroutine defers only tidies its own bookkeeping under a Go
+// mutex: the holder is never told.
+func (l *Lock) renewer(ctx context.Context, mu *sync.Mutex, renewers map[string]bool) {
+	go func() {
+		defer func() {
+			mu.Lock()
+			delete(renewers, l.key)
+			mu.Unlock()
+		}()
+		for range time.Tick(10 * time.Second) {
+			n, err := extendScript.Run(ctx, l.rdb, []string{l.key}, l.token, 30000).Int()
+			if err != nil {
+				continue
+			}
+			if n == 0 { // want `this keep-alive renews with EVAL of lock l.key but drops the outcome`
+				return
+			}
+		}
+	}()
+}
+
+// The goroutine closes done when it ends, for the stop function that
+// waits for it: that tells the holder nothing.
+func (l *Lock) withDone(ctx context.Context) (stop func()) {
+	stopCh, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(10 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-stopCh:
+				return
+			case <-t.C:
+				n, err := extendScript.Run(ctx, l.rdb, []string{l.key}, l.token, 30000).Int()
+				if err != nil || n == 0 { // want `this keep-alive renews with EVAL of lock l.key but drops the outcome`
+					log.Println("renew failed")
+					return
+				}
+			}
+		}
+	}()
+	return func() {
+		close(stopCh)
+		<-done
+	}
+}
