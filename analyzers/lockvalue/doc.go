@@ -39,7 +39,9 @@
 //     that draws (rand.Seed(time.Now().UnixNano()) at each call). A full
 //     63- or 64-bit draw from the global source (rand.Int63, rand.Int,
 //     rand.Uint64), which Go seeds at random, is unique enough and not
-//     reported.
+//     reported;
+//   - a count: a lock taken with INCR (the caller that sees 1 holds it)
+//     stores no owner at all. Reported at the INCR.
 //
 // The value is traced through local variables, struct fields set in a
 // constructor in another file, package variables, interface methods with

@@ -89,6 +89,19 @@ func run(pass *analysis.Pass) (any, error) {
 				viaHelper = append(viaHelper, acq)
 				continue
 			}
+			if acq.Cmd != nil && acq.Cmd.Name == "INCR" && acq.Via == nil && !seen[acq.Call] {
+				// A lock taken with INCR stores a count, not an owner.
+				seen[acq.Call] = true
+				reported[acq] = true
+				diags = append(diags, &analysis.Diagnostic{
+					Pos: acq.Call.Pos(), End: acq.Call.End(),
+					Message: fmt.Sprintf("lock %s is taken with INCR, so its value is a counter, which cannot tell one holder from another: %s; "+
+						"take it with SET NX and a random token from safelock.NewToken(), and compare it when releasing and renewing",
+						acq.KeyText(), consequence(kConst)),
+					Related: []analysis.RelatedInformation{{Pos: use.Pos(), End: use.Call.End(), Message: use.Command + " of the lock here"}},
+				})
+				continue
+			}
 			v := valueOf(pass, acq)
 			if v == nil || seen[v] { // Judged does not apply: a helper cannot judge a value its caller passes
 				continue
