@@ -240,21 +240,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if impl, ok := ifaces[fn]; ok {
 			fn = impl
 		}
-		if f, ok := local[fn]; ok {
-			return f
-		}
-		if fn.Pkg() == nil || fn.Pkg() == pass.Pkg {
-			return nil
-		}
-		if f, ok := imported[fn]; ok {
-			return f
-		}
-		f := new(WriteFact)
-		if !pass.ImportObjectFact(fn, f) {
-			f = nil
-		}
-		imported[fn] = f
-		return f
+		return lookupFact(pass, local, imported, fn)
 	}
 	where := func(pos token.Pos) string {
 		p := pass.Fset.Position(pos)
@@ -330,6 +316,30 @@ func run(pass *analysis.Pass) (any, error) {
 		})
 	}
 	return res, nil
+}
+
+// lookupFact returns fn's fact: the one computed so far for a function of
+// this package, or the one its own package exported (remembered in
+// imported), or nil.
+func lookupFact[T any, PT interface {
+	*T
+	analysis.Fact
+}](pass *analysis.Pass, local, imported map[*types.Func]PT, fn *types.Func) PT {
+	if f, ok := local[fn]; ok {
+		return f
+	}
+	if fn.Pkg() == nil || fn.Pkg() == pass.Pkg {
+		return nil
+	}
+	if f, ok := imported[fn]; ok {
+		return f
+	}
+	f := PT(new(T))
+	if !pass.ImportObjectFact(fn, f) {
+		f = nil
+	}
+	imported[fn] = f
+	return f
 }
 
 // exportable returns the part of f that importers see, or nil. A file

@@ -477,21 +477,7 @@ func rowLocks(pass *analysis.Pass, defs *keyexpr.Defs, decls []*ast.FuncDecl) *r
 		if fn == nil {
 			return nil
 		}
-		if f, ok := local[fn]; ok {
-			return f
-		}
-		if fn.Pkg() == nil || fn.Pkg() == pass.Pkg {
-			return nil
-		}
-		if f, ok := imported[fn]; ok {
-			return f
-		}
-		f := new(RowLockFact)
-		if !pass.ImportObjectFact(fn, f) {
-			f = nil
-		}
-		imported[fn] = f
-		return f
+		return lookupFact(pass, local, imported, fn)
 	}
 	for round := 0; round < 4; round++ {
 		changed := false
