@@ -48,7 +48,9 @@
 //     code then tests the rows it affected and leaves on none (if
 //     res.RowsAffected == 0 { return }), the writes after that test run
 //     only for the caller that moved the row on, and are left out too
-//     (the stock put back after an order is cancelled). So is a SQL
+//     (the stock put back after an order is cancelled), also when the
+//     update, its test and the writes after it are in a helper the
+//     section calls. So is a SQL
 //     or gorm write in a transaction that has already locked rows through
 //     the same handle (SELECT ... FOR UPDATE or FOR SHARE, LOCK IN SHARE
 //     MODE, gorm's clause.Locking, jinzhu/gorm's gorm:query_option; not

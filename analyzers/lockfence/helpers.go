@@ -234,10 +234,11 @@ func persistentSets(pass *analysis.Pass, res *section.Result, s *section.Section
 	return out
 }
 
-// inlinedWrite returns the first write inside the helper call goes to
-// when the helper is unexported, of this package and used only at this
-// call (its code is the section's own, moved out), or nil.
-func (h *redisHelpers) inlinedWrite(call *ast.CallExpr, helpers *stores.Result) *stores.Write {
+// inlinedWrite returns the write inside the helper call goes to when the
+// helper is unexported, of this package and used only at this call (its
+// code is the section's own, moved out), or nil: the one at site
+// (file:line) when the helper's summary names it, else the first.
+func (h *redisHelpers) inlinedWrite(call *ast.CallExpr, site string) *stores.Write {
 	fn, _ := typeutil.Callee(h.pass.TypesInfo, call).(*types.Func)
 	if fn == nil || fn.Exported() {
 		return nil
@@ -260,6 +261,12 @@ func (h *redisHelpers) inlinedWrite(call *ast.CallExpr, helpers *stores.Result) 
 		c, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
+		}
+		if site != "" {
+			p := h.pass.Fset.Position(c.Pos())
+			if fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line) != site {
+				return true
+			}
 		}
 		if w := stores.Classify(h.pass.TypesInfo, h.res.Defs, c, cmds[c]); w != nil && w.Kind != stores.Fenced {
 			first = w

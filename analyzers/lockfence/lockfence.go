@@ -117,7 +117,7 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 		}
 	}
 
-	claimedBy := claims(info, root, writes)
+	claimedBy := stores.Claims(info, root, writes)
 	var unfenced []*stores.Write
 	for _, w := range writes {
 		key := fmt.Sprint(w.Call.Pos(), w.What)
@@ -136,7 +136,7 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 			if helpers.RowLocked(root, w) {
 				continue // after SELECT ... FOR UPDATE in its transaction: the database serialises it
 			}
-			if claimed(root, claimedBy, w) {
+			if stores.Claimed(root, claimedBy, w) {
 				continue // after a conditional UPDATE that changed a row: only its claimant gets here
 			}
 			if w.Kind != stores.Fenced && (len(unfenced) == 0 || unfenced[len(unfenced)-1].Call != w.Call) {
@@ -177,7 +177,7 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 	at, what := ast.Node(w.Call), w.What
 	related := []analysis.RelatedInformation{{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}}
 	if viaHelper[w] {
-		if site := rh.inlinedWrite(w.Call, helpers); site != nil {
+		if site := rh.inlinedWrite(w.Call, w.Site()); site != nil {
 			// An unexported helper called only here is the section's own
 			// code moved out: report where it writes.
 			at, what = site.Call, site.What

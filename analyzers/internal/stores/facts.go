@@ -90,6 +90,7 @@ type FactWrite struct {
 	NeedsCond   bool // the write overwrites (UPDATE, DELETE, gorm Save, ...)
 	SelfGuarded bool // its statement refuses to overwrite (see Write.SelfGuarded)
 	RowLocked   bool // it runs after a row lock of its transaction (see Result.RowLocked)
+	Claimed     bool // it runs after a claim the function made (see Claims)
 	CondKnown   bool // the statement text is fully known
 
 	// A wrapper that runs SQL text it gets as parameter QueryParam
@@ -106,6 +107,9 @@ func (w FactWrite) String() string {
 	s := fmt.Sprintf("%s at %s reach%v cond%v", w.What, w.Where, w.Reach, w.Cond)
 	if w.RowLocked {
 		s += " row-locked"
+	}
+	if w.Claimed {
+		s += " claimed"
 	}
 	return s
 }
@@ -132,6 +136,15 @@ func (r *Result) RowLocked(root ast.Node, w *Write) bool {
 		return w.via != nil && w.via.RowLocked
 	}
 	return r.rows.isRowLocked(root, w)
+}
+
+// Site returns the file:line where a write made through a helper lands
+// ("" for a write made at its call).
+func (w *Write) Site() string {
+	if w.via == nil {
+		return ""
+	}
+	return w.via.Where
 }
 
 // Helper returns the writes a call makes through a helper, as Writes with
@@ -384,6 +397,20 @@ func downloaded(pass *analysis.Pass) bool {
 	return false
 }
 
+// selfGuardedWrites returns the self-guarded writes fd makes itself.
+func selfGuardedWrites(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl) []*Write {
+	var out []*Write
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if w := Classify(info, defs, call, nil); w != nil && w.SelfGuarded() {
+				out = append(out, w)
+			}
+		}
+		return true
+	})
+	return out
+}
+
 // summarise computes the writes of one function.
 func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf func(*ast.CallExpr) *WriteFact, rows *rowLocker, where func(token.Pos) string) *WriteFact {
 	var params []types.Object
@@ -399,6 +426,7 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 		}
 		return flows[i]
 	}
+	claims := Claims(info, fd, selfGuardedWrites(info, defs, fd))
 	f := &WriteFact{}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -446,7 +474,7 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 		}
 		if w != nil && w.Kind != Redis {
 			fw := FactWrite{Kind: w.Kind, What: w.What, Where: at, NeedsCond: w.NeedsCondition(), SelfGuarded: w.SelfGuarded(),
-				RowLocked: rows.isRowLocked(fd, w), Variadic: -1}
+				RowLocked: rows.isRowLocked(fd, w), Claimed: claimedAt(fd, claims, call.Pos()), Variadic: -1}
 			anyCond := false // the statement has a fence condition at all
 			if fw.NeedsCond {
 				_, fw.CondKnown = w.FenceCondition(func(ast.Expr) bool { return false })
@@ -498,6 +526,7 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 			fw := iw
 			fw.Reach, fw.Cond = mine(iw.Reach), mine(iw.Cond)
 			fw.RowLocked = rows.isRowLocked(fd, &Write{Kind: iw.Kind, Call: call, via: &iw})
+			fw.Claimed = iw.Claimed || claimedAt(fd, claims, call.Pos())
 			f.Writes = append(f.Writes, fw)
 		}
 		return true

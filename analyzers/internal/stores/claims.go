@@ -1,4 +1,4 @@
-package lockfence
+package stores
 
 import (
 	"go/ast"
@@ -6,7 +6,6 @@ import (
 	"go/types"
 
 	"github.com/locklint/locklint/analyzers/internal/section"
-	"github.com/locklint/locklint/analyzers/internal/stores"
 )
 
 // A self-guarded write whose affected-row count is tested, with a way
@@ -15,15 +14,15 @@ import (
 // return }), claims the row: the writes after that test run only for the
 // caller that moved the row on, once, however many holders the lock had.
 
-// claim is the end of such a test, in function fn.
-type claim struct {
+// Claim is the end of such a test, in function fn.
+type Claim struct {
 	fn    ast.Node
 	after token.Pos
 }
 
-// claims returns the claims the section's self-guarded writes make.
-func claims(info *types.Info, root ast.Node, writes []*stores.Write) []claim {
-	var out []claim
+// Claims returns the claims that writes, found within root, make.
+func Claims(info *types.Info, root ast.Node, writes []*Write) []Claim {
+	var out []Claim
 	for _, w := range writes {
 		if !w.SelfGuarded() {
 			continue
@@ -33,21 +32,29 @@ func claims(info *types.Info, root ast.Node, writes []*stores.Write) []claim {
 			continue
 		}
 		if end := rowCountTest(info, fn, w.Call); end.IsValid() {
-			out = append(out, claim{fn, end})
+			out = append(out, Claim{fn, end})
 		}
 	}
 	return out
 }
 
-// claimed reports whether w runs after one of the claims, in the same
-// function.
-func claimed(root ast.Node, cs []claim, w *stores.Write) bool {
+// Claimed reports whether w runs after one of the claims, in the same
+// function, or is a helper's write that runs after a claim the helper
+// made.
+func Claimed(root ast.Node, cs []Claim, w *Write) bool {
+	if w.via != nil && w.via.Claimed {
+		return true
+	}
+	return claimedAt(root, cs, w.Call.Pos())
+}
+
+func claimedAt(root ast.Node, cs []Claim, pos token.Pos) bool {
 	if len(cs) == 0 {
 		return false
 	}
-	fn := section.EnclosingFunc(root, w.Call.Pos())
+	fn := section.EnclosingFunc(root, pos)
 	for _, c := range cs {
-		if c.fn == fn && w.Call.Pos() > c.after {
+		if c.fn == fn && pos > c.after {
 			return true
 		}
 	}
