@@ -89,7 +89,9 @@
 // methods of one type, or functions of one file) is joined by role when
 // the acquire stores a value made inside the function and the functions
 // are named like lock operations (ByParam); a thin wrapper of the client
-// (SetNX(key, v) / Del(key)) is not, and its callers join instead.
+// (SetNX(key, v) / Del(key)) is not, and its callers join instead. On a
+// type not named as a lock, a renewal joins only when its name speaks of
+// the lock (RenewLease, not a cache's ExtendTTL).
 //
 // A key stored into a struct field in the function that acquires it
 // (return &Lease{key: key}, or l.key = key), or passed there to a

@@ -1486,6 +1486,14 @@ func (b *builder) joinByParam(all []located) {
 			if o.op.Kind == Acquire || !releaseNamed(o.fd) && !paired {
 				continue
 			}
+			if o.op.Kind == Expire && !lockReceiver(a.fd) && !containsAny(o.fd.Name.Name, leaseRenewWords) {
+				// A cache client's ExtendTTL(key) beside its
+				// AcquireLease(key) extends whatever key it is given: on
+				// a type not named as a lock, extend, refresh and touch
+				// name cache operations as often, and only a renewal
+				// whose name speaks of a lock or lease joins it.
+				continue
+			}
 			if other := o.op.lock; other != nil {
 				// Lock(key) and TryLock(key) released by one Unlock(key):
 				// one lock API, one lifecycle.
@@ -1625,6 +1633,10 @@ func (l *Lock) Flag() bool {
 // says work is in progress (MarkGuildProcessing, job:running) is a lock
 // taken for that work.
 var lockWords = []string{"lock", "mutex", "lease", "sema", "leader", "master", "guard", "processing", "inprogress", "running"}
+
+// leaseRenewWords name a renewal of a lock, not of any key: a lock word,
+// or a verb only leases take.
+var leaseRenewWords = append([]string{"renew", "keepalive", "heartbeat"}, lockWords...)
 
 // dataWords name keys that record that something happened once (a
 // message consumed, a request seen), written with NX so the first writer
