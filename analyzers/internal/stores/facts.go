@@ -281,28 +281,12 @@ func run(pass *analysis.Pass) (any, error) {
 			return !callsLocal[fd]
 		})
 	}
-	for round := 0; round < 4; round++ {
-		changed := false
-		for _, fd := range decls {
-			fn, ok := info.Defs[fd.Name].(*types.Func)
-			if !ok || round > 0 && !callsLocal[fd] {
-				continue
-			}
-			f := summarise(info, defs, fd, factOf, rows, where)
-			old := local[fn]
-			if (old == nil) != (f == nil) || old != nil && old.String() != f.String() {
-				changed = true
-			}
-			if f == nil {
-				delete(local, fn)
-			} else {
-				local[fn] = f
-			}
+	summariseAll(info, decls, local, func(fd *ast.FuncDecl, round int) (*WriteFact, bool) {
+		if round > 0 && !callsLocal[fd] {
+			return nil, false
 		}
-		if !changed {
-			break
-		}
-	}
+		return summarise(info, defs, fd, factOf, rows, where), true
+	})
 	exported := map[*types.Func]*WriteFact{}
 	for fn, f := range local {
 		if f = exportable(pass, f); f != nil {
@@ -334,6 +318,42 @@ func run(pass *analysis.Pass) (any, error) {
 // lookupFact returns fn's fact: the one computed so far for a function of
 // this package, or the one its own package exported (remembered in
 // imported), or nil.
+// summariseAll summarises decls into local, round after round (at most
+// four: helpers calling helpers), until no summary changes; summarise
+// may read the summaries of the previous rounds, and says false to keep
+// a function's summary as it is.
+func summariseAll[PT interface {
+	comparable
+	String() string
+}](info *types.Info, decls []*ast.FuncDecl, local map[*types.Func]PT, summarise func(fd *ast.FuncDecl, round int) (PT, bool)) {
+	var none PT
+	for round := 0; round < 4; round++ {
+		changed := false
+		for _, fd := range decls {
+			fn, ok := info.Defs[fd.Name].(*types.Func)
+			if !ok {
+				continue
+			}
+			f, ok := summarise(fd, round)
+			if !ok {
+				continue
+			}
+			old := local[fn]
+			if (old == none) != (f == none) || old != none && old.String() != f.String() {
+				changed = true
+			}
+			if f == none {
+				delete(local, fn)
+			} else {
+				local[fn] = f
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+}
+
 func lookupFact[T any, PT interface {
 	*T
 	analysis.Fact

@@ -479,28 +479,9 @@ func rowLocks(pass *analysis.Pass, defs *keyexpr.Defs, decls []*ast.FuncDecl) *r
 		}
 		return lookupFact(pass, local, imported, fn)
 	}
-	for round := 0; round < 4; round++ {
-		changed := false
-		for _, fd := range decls {
-			fn, ok := info.Defs[fd.Name].(*types.Func)
-			if !ok {
-				continue
-			}
-			f := r.summarise(fd)
-			old := local[fn]
-			if (old == nil) != (f == nil) || old != nil && old.String() != f.String() {
-				changed = true
-			}
-			if f == nil {
-				delete(local, fn)
-			} else {
-				local[fn] = f
-			}
-		}
-		if !changed {
-			break
-		}
-	}
+	summariseAll(info, decls, local, func(fd *ast.FuncDecl, _ int) (*RowLockFact, bool) {
+		return r.summarise(fd), true
+	})
 	for fn, f := range local {
 		pass.ExportObjectFact(fn, f)
 	}
