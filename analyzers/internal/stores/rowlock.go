@@ -56,10 +56,11 @@ func handleType(t types.Type) bool {
 	if !ok || n.Obj().Pkg() == nil {
 		return false
 	}
-	switch path, name := n.Obj().Pkg().Path(), n.Obj().Name(); {
-	case name == "DB":
+	path := n.Obj().Pkg().Path()
+	switch n.Obj().Name() {
+	case "DB":
 		return path == "gorm.io/gorm" || path == "github.com/jinzhu/gorm"
-	case name == "Tx":
+	case "Tx":
 		return path == "database/sql" || path == "github.com/jmoiron/sqlx" ||
 			strings.HasPrefix(path, "github.com/jackc/pgx/")
 	}
