@@ -281,11 +281,17 @@ func run(pass *analysis.Pass) (any, error) {
 			return !callsLocal[fd]
 		})
 	}
+	claimsOf := map[*ast.FuncDecl][]Claim{}
 	summariseAll(info, decls, local, func(fd *ast.FuncDecl, round int) (*WriteFact, bool) {
 		if round > 0 && !callsLocal[fd] {
 			return nil, false
 		}
-		return summarise(info, defs, fd, factOf, rows, where), true
+		cs, ok := claimsOf[fd]
+		if !ok { // a function's own claims do not change from round to round
+			cs = Claims(info, fd, selfGuardedWrites(info, defs, fd))
+			claimsOf[fd] = cs
+		}
+		return summarise(info, defs, fd, factOf, rows, where, cs), true
 	})
 	exported := map[*types.Func]*WriteFact{}
 	for fn, f := range local {
@@ -431,8 +437,9 @@ func selfGuardedWrites(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl) [
 	return out
 }
 
-// summarise computes the writes of one function.
-func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf func(*ast.CallExpr) *WriteFact, rows *rowLocker, where func(token.Pos) string) *WriteFact {
+// summarise computes the writes of one function, given the claims it
+// makes itself (see Claims).
+func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf func(*ast.CallExpr) *WriteFact, rows *rowLocker, where func(token.Pos) string, claims []Claim) *WriteFact {
 	var params []types.Object
 	for _, field := range fd.Type.Params.List {
 		for _, id := range field.Names {
@@ -446,7 +453,6 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 		}
 		return flows[i]
 	}
-	claims := Claims(info, fd, selfGuardedWrites(info, defs, fd))
 	f := &WriteFact{}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
