@@ -12,8 +12,9 @@ import (
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
 )
 
-// open computes the section of one acquire in fn and records it.
-func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.CallExpr, deferred *ast.CallExpr) {
+// open computes the section of one acquire in fn and records it; all are
+// every release of the lock in fd, rels those on fn's own paths.
+func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.CallExpr, deferred *ast.CallExpr, all []*ast.CallExpr) {
 	g := b.cfgOf(fn)
 	if g == nil {
 		return
@@ -23,7 +24,9 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 		return
 	}
 	r := b.results(lk.Acquire, fn)
-	s := &Section{Lock: lk, Func: fn, Decl: fd, Releases: rels, Deferred: deferred}
+	s := b.newSection(lk, fn, fd)
+	s.Releases, s.Deferred = rels, deferred
+	s.handOver(all)
 	stops := func(n ast.Node) bool {
 		if within(lk.Acquire, n) {
 			return true // back at the acquire: a new attempt

@@ -28,7 +28,10 @@
 // Guarantee: a node is in a section only when the lock is certainly held
 // there as far as the function shows; code after a release, on a failure
 // branch, or in other functions is never in it. Deferred calls are left
-// out of [Section.Inspect], since they may run after a deferred release.
+// out of [Section.Inspect], since they may run after a deferred release,
+// and so is code the section starts but does not wait for (a goroutine,
+// a function handed to a worker pool or a timer: package later), since
+// it may run after the release.
 //
 // Each [Lock] also says what the function does about renewal (explicit
 // Renew/Extend/Refresh or EXPIRE calls, auto-renewal) and about lock-loss
@@ -41,6 +44,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"reflect"
 	"strings"
 	"time"
@@ -50,6 +54,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/later"
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
@@ -60,7 +65,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:             "locksection",
 	Doc:              "computes the critical sections of Redis locks (acquire to release on the CFG) for locklint rules",
 	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/internal/section/section.go",
-	Requires:         []*analysis.Analyzer{lifecycle.Analyzer},
+	Requires:         []*analysis.Analyzer{lifecycle.Analyzer, later.Analyzer},
 	Run:              run,
 	RunDespiteErrors: true,
 	ResultType:       reflect.TypeFor[*Result](),
@@ -155,10 +160,54 @@ type Section struct {
 	// has no else (if ok { ... } release()): they run when the lock was
 	// not taken as well.
 	FailureAfter []ast.Stmt
+
+	// async are the nodes of Func that run later (package later): a
+	// goroutine not waited for, a function handed to a pool.
+	async map[ast.Node]bool
 }
 
-// Contains reports whether pos lies in a node of the section.
+// newSection starts the section of lk in fn, which lies in fd.
+func (b *builder) newSection(lk *Lock, fn ast.Node, fd *ast.FuncDecl) *Section {
+	body := FuncBody(fn)
+	async, ok := b.async[body]
+	if !ok {
+		async = b.later.Async(body)
+		b.async[body] = async
+	}
+	return &Section{Lock: lk, Func: fn, Decl: fd, async: async}
+}
+
+// handOver keeps in the section the code it starts that releases the lock
+// itself (go func() { defer unlock(key); rebuild() }()): the lock passes
+// to that goroutine, which holds it up to its release.
+func (s *Section) handOver(releases []*ast.CallExpr) {
+	var keep []ast.Node
+	for n := range s.async {
+		for _, r := range releases {
+			if n.Pos() <= r.Pos() && r.End() <= n.End() {
+				keep = append(keep, n)
+				break
+			}
+		}
+	}
+	if len(keep) == 0 {
+		return
+	}
+	async := maps.Clone(s.async) // shared by the sections of one function
+	for _, n := range keep {
+		delete(async, n)
+	}
+	s.async = async
+}
+
+// Contains reports whether pos lies in a node of the section, outside
+// the code the section starts to run later.
 func (s *Section) Contains(pos token.Pos) bool {
+	for n := range s.async {
+		if n.Pos() <= pos && pos < n.End() {
+			return false
+		}
+	}
 	for _, n := range s.Nodes {
 		if n.Pos() <= pos && pos < n.End() {
 			return true
@@ -168,14 +217,16 @@ func (s *Section) Contains(pos token.Pos) bool {
 }
 
 // Inspect walks every node of the section (including function literals
-// inside it, such as transaction callbacks) except deferred calls.
+// inside it, such as transaction callbacks) except deferred calls and
+// the code it starts to run later: goroutines it does not wait for and
+// functions it hands to a pool or a timer.
 func (s *Section) Inspect(f func(ast.Node) bool) {
 	for _, n := range s.Nodes {
-		if _, ok := n.(*ast.DeferStmt); ok {
+		if _, ok := n.(*ast.DeferStmt); ok || s.async[n] {
 			continue
 		}
 		ast.Inspect(n, func(n ast.Node) bool {
-			if _, ok := n.(*ast.DeferStmt); ok {
+			if _, ok := n.(*ast.DeferStmt); ok || s.async[n] {
 				return false
 			}
 			return f(n)
@@ -204,7 +255,8 @@ func run(pass *analysis.Pass) (any, error) {
 		pass: pass, lc: lc, cfgs: map[ast.Node]*cfg.CFG{},
 		defs: keyexpr.NewDefs(pass.TypesInfo, pass.Files), parent: map[ast.Node]ast.Node{},
 		declOf: map[*types.Func]*ast.FuncDecl{}, wrappers: map[*types.Func]*WrapperFact{},
-		apis: map[*types.Func]*LockAPIFact{},
+		apis:  map[*types.Func]*LockAPIFact{},
+		later: pass.ResultOf[later.Analyzer].(*later.Result), async: map[*ast.BlockStmt]map[ast.Node]bool{},
 	}
 	res.Defs = b.defs
 	b.fields = NewFields(pass.TypesInfo, pass.Files)
@@ -253,8 +305,10 @@ type builder struct {
 	decls    []*ast.FuncDecl
 	libCalls []*locklib.Call
 	sections []*Section
-	wrappers map[*types.Func]*WrapperFact // this package's lock wrappers
-	apis     map[*types.Func]*LockAPIFact // this package's lock API over a library
+	later    *later.Result
+	async    map[*ast.BlockStmt]map[ast.Node]bool // later.Async by function body
+	wrappers map[*types.Func]*WrapperFact         // this package's lock wrappers
+	apis     map[*types.Func]*LockAPIFact         // this package's lock API over a library
 }
 
 // importsWrappers reports whether an imported package exports a lock
@@ -460,12 +514,13 @@ func (b *builder) rawSections() {
 				}
 			}
 			fn, _ := b.funcOf(op.Call)
-			var rels []*ast.CallExpr
+			var rels, all []*ast.CallExpr
 			var deferred *ast.CallExpr
 			for _, o := range l.Ops {
 				if o.Kind != lifecycle.Delete || o.In.Decl != fd {
 					continue
 				}
+				all = append(all, o.Call)
 				if o.In.InDefer {
 					deferred = o.Call
 				} else if f, _ := b.funcOf(o.Call); f == fn {
@@ -478,7 +533,7 @@ func (b *builder) rawSections() {
 				}
 			}
 			rels = append(rels, b.opaqueCalls(lk, fn, fd)...)
-			b.open(lk, fn, fd, rels, deferred)
+			b.open(lk, fn, fd, rels, deferred, all)
 		}
 	}
 }
@@ -513,7 +568,8 @@ func (b *builder) libSections() {
 		}
 		var rels []*ast.CallExpr
 		var deferred *ast.CallExpr
-		for _, r := range b.releases(lk, fd) {
+		all := b.releases(lk, fd)
+		for _, r := range all {
 			if b.inDefer(r, fd) {
 				deferred = r
 			} else if f, _ := b.funcOf(r); f == fn {
@@ -521,7 +577,7 @@ func (b *builder) libSections() {
 			}
 		}
 		rels = append(rels, b.opaqueCalls(lk, fn, fd)...)
-		b.open(lk, fn, fd, rels, deferred)
+		b.open(lk, fn, fd, rels, deferred, all)
 	}
 }
 
@@ -819,7 +875,7 @@ func (b *builder) doSection(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
 	if g == nil {
 		return
 	}
-	s := &Section{Lock: lk, Func: fn, Decl: fd}
+	s := b.newSection(lk, fn, fd)
 	for _, blk := range g.Blocks {
 		if blk.Live {
 			s.Nodes = append(s.Nodes, blk.Nodes...)

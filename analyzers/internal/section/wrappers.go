@@ -144,7 +144,7 @@ func (b *builder) wrapperSections() {
 			if g == nil {
 				return true
 			}
-			s := &Section{Lock: lk, Func: body, Decl: sectionDecl}
+			s := b.newSection(lk, body, sectionDecl)
 			for _, blk := range g.Blocks {
 				if blk.Live {
 					s.Nodes = append(s.Nodes, blk.Nodes...)
