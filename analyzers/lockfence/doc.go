@@ -107,7 +107,12 @@
 // unknown or at least that period: a cron tick's run marker, which
 // nobody takes again once it lapsed; sections that only read,
 // writes before the acquire, after the release, on the branch where the
-// acquire failed, or in deferred calls; writes through safelock/fence
+// acquire failed, or in deferred calls; writes the section starts but
+// does not wait for (in a goroutine it does not join through a
+// WaitGroup, an errgroup or a channel, or in a function handed to a
+// worker pool's Submit or time.AfterFunc, or in a helper that does one
+// of these): they may land after the release, in no order the lock
+// keeps, so a fence on them would not be this lock's; writes through safelock/fence
 // helpers; SQL whose text cannot be read; writes behind other interface
 // methods and func values; Redis writes inside other packages' helpers
 // (mostly caches), except a SET without expiry (a store of record:

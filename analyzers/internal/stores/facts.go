@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/later"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
 	"github.com/locklint/locklint/analyzers/internal/section"
 	"github.com/locklint/locklint/analyzers/internal/soleimpl"
@@ -33,6 +34,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:             "lockstores",
 	Doc:              "summarises the store writes (SQL, gorm, files) each function makes, for locklint rules",
 	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/internal/stores/stores.go",
+	Requires:         []*analysis.Analyzer{later.Analyzer},
 	Run:              run,
 	RunDespiteErrors: true,
 	ResultType:       reflect.TypeFor[*Result](),
@@ -282,6 +284,8 @@ func run(pass *analysis.Pass) (any, error) {
 		})
 	}
 	claimsOf := map[*ast.FuncDecl][]Claim{}
+	asyncOf := map[*ast.FuncDecl]map[ast.Node]bool{}
+	lr := pass.ResultOf[later.Analyzer].(*later.Result)
 	summariseAll(info, decls, local, func(fd *ast.FuncDecl, round int) (*WriteFact, bool) {
 		if round > 0 && !callsLocal[fd] {
 			return nil, false
@@ -290,8 +294,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if !ok { // a function's own claims do not change from round to round
 			cs = Claims(info, fd, selfGuardedWrites(info, defs, fd))
 			claimsOf[fd] = cs
+			asyncOf[fd] = lr.Async(fd.Body)
 		}
-		return summarise(info, defs, fd, factOf, rows, where, cs), true
+		return summarise(info, defs, fd, factOf, rows, where, cs, asyncOf[fd]), true
 	})
 	exported := map[*types.Func]*WriteFact{}
 	for fn, f := range local {
@@ -438,8 +443,10 @@ func selfGuardedWrites(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl) [
 }
 
 // summarise computes the writes of one function, given the claims it
-// makes itself (see Claims).
-func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf func(*ast.CallExpr) *WriteFact, rows *rowLocker, where func(token.Pos) string, claims []Claim) *WriteFact {
+// makes itself (see Claims). Writes in async, the code fd starts but
+// does not wait for (package later), are not its own: they may land
+// after its caller released a lock.
+func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf func(*ast.CallExpr) *WriteFact, rows *rowLocker, where func(token.Pos) string, claims []Claim, async map[ast.Node]bool) *WriteFact {
 	var params []types.Object
 	for _, field := range fd.Type.Params.List {
 		for _, id := range field.Names {
@@ -455,6 +462,9 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 	}
 	f := &WriteFact{}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if async[n] {
+			return false
+		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok || len(f.Writes) >= maxWrites {
 			return true
