@@ -41,7 +41,9 @@
 //     rand.Uint64), which Go seeds at random, is unique enough and not
 //     reported;
 //   - a count: a lock taken with INCR (the caller that sees 1 holds it)
-//     stores no owner at all. Reported at the INCR.
+//     stores no owner at all. Reported at the INCR, or at the call of a
+//     client wrapper that returns the count (n, _ := store.Incr(ctx,
+//     key); return n > 1).
 //
 // The value is traced through local variables, struct fields set in a
 // constructor in another file, package variables, interface methods with

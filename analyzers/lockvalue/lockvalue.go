@@ -83,13 +83,14 @@ func run(pass *analysis.Pass) (any, error) {
 			continue // an NX marker never released or renewed, or a cache fill nobody checks: not a lock
 		}
 		for _, acq := range l.Acquires {
-			if acq.Via != nil && !isArg(acq.Call, acq.Value) {
+			incr := acq.Cmd != nil && acq.Cmd.Name == "INCR" && acq.Via == nil || acq.Counted
+			if acq.Via != nil && !acq.Counted && !isArg(acq.Call, acq.Value) {
 				// The helper made the value (and may return it): judge
 				// the helper's own acquire, once.
 				viaHelper = append(viaHelper, acq)
 				continue
 			}
-			if acq.Cmd != nil && acq.Cmd.Name == "INCR" && acq.Via == nil && !seen[acq.Call] {
+			if incr && !seen[acq.Call] {
 				// A lock taken with INCR stores a count, not an owner.
 				seen[acq.Call] = true
 				reported[acq] = true

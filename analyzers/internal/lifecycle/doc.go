@@ -142,7 +142,10 @@
 // [PackageFact] marks packages that use Redis.
 //
 // An INCR whose reply is compared with 1 and nothing else (if n > 1 {
-// busy }) is an acquire: the first caller wins. A counter compared with a
+// busy }) is an acquire: the first caller wins. So is the call of a
+// function that returns an INCR's reply as its first result (a client
+// wrapper's Incr, FuncFact.Counts), when the caller compares that result
+// with 1 alone; the acquire is the caller's ([Op.Counted]). A counter compared with a
 // limit is a rate limiter and no lock, and so is one whose reply only
 // opens its window (if n == 1 { EXPIRE }, and nothing else reads it),
 // whatever its key is called (login:lock:<account> counting failures).

@@ -18,6 +18,11 @@ type FuncFact struct {
 	// ReturnsValue is the result index that returns the value an acquire
 	// in this function stored (the lock token), or -1.
 	ReturnsValue int
+	// Counts is set when the function returns, as its first result, the
+	// reply of an INCR of a parameter key (a client wrapper's Incr): the
+	// key in keyexpr Exact form with $pN$, and where the INCR is. A caller
+	// that compares that result with 1 alone takes a lock with INCR.
+	Counts, CountsWhere string
 }
 
 func (*FuncFact) AFact() {}
@@ -29,6 +34,9 @@ func (f *FuncFact) String() string {
 	}
 	if f.ReturnsValue >= 0 {
 		parts = append(parts, fmt.Sprintf("returns value in result %d", f.ReturnsValue))
+	}
+	if f.Counts != "" {
+		parts = append(parts, "returns INCR "+f.Counts)
 	}
 	return strings.Join(parts, "; ")
 }

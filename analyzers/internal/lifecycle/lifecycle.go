@@ -107,6 +107,9 @@ type Op struct {
 	// Judged: the helper's own package saw this op as part of a lock and
 	// rules reported any defect there; do not report it again here.
 	Judged bool
+	// Counted: an INCR acquire through a wrapper that only returns the
+	// count (FuncFact.Counts); the lock is this call's, not the wrapper's.
+	Counted bool
 
 	// Site is the call a reviewer would change: the command itself when it
 	// is sent in a helper of this package (the EXPIRE in a watchdog, the
@@ -657,6 +660,9 @@ func (b *builder) opsOf(fd *ast.FuncDecl) []*Op {
 		for i, a := range c.Call.Args {
 			args[i] = env.Of(a)
 		}
+		if op := b.countedLock(f, fn, c, args); op != nil {
+			ops = append(ops, op)
+		}
 		// A helper that takes a key with NX and also deletes or expires it
 		// holds its own lock from start to end (a retry, a with-lock
 		// wrapper): to the caller it is the acquire, never a release or a
@@ -731,6 +737,28 @@ func (b *builder) opsOf(fd *ast.FuncDecl) []*Op {
 	}
 	b.markChecks(ops)
 	return ops
+}
+
+// countedLock returns the acquire of a lock taken with INCR through a
+// wrapper that returns the count (n, _ := c.Incr(ctx, key); return n > 1),
+// when the caller compares the count with 1 alone, or nil.
+func (b *builder) countedLock(f *FuncFact, fn *types.Func, c redismodel.Call, args []keyexpr.Key) *Op {
+	if f.Counts == "" {
+		return nil
+	}
+	fk := FactOp{Key: f.Counts}.key()
+	key := fk.Subst(args)
+	if !key.Known() || !DecidesByOne(b.pass, c.Call) {
+		return nil
+	}
+	op := &Op{
+		Kind: Acquire, Command: "INCR", Key: key, NoTTL: true, Counted: true,
+		Call: c.Call, In: c.In, Via: fn, ViaWhere: f.CountsWhere, fact: -1, viaIdx: -2, // no op of the wrapper: it only counts
+	}
+	if p := fk.Param(); p >= 0 && p < len(c.Call.Args) {
+		op.KeyExpr = c.Call.Args[p]
+	}
+	return op
 }
 
 // commandOps turns one command into ops on its keys.
@@ -1010,11 +1038,74 @@ func (b *builder) summary(fd *ast.FuncDecl, ops []*Op) *FuncFact {
 		op.fact = len(f.Ops)
 		f.Ops = append(f.Ops, fo)
 	}
-	if len(f.Ops) == 0 {
+	f.Counts, f.CountsWhere = b.returnsCount(env, fd)
+	if len(f.Ops) == 0 && f.Counts == "" {
 		return nil
 	}
 	f.ReturnsValue = returnsValue(env, fd, ops)
 	return f
+}
+
+// returnsCount returns the key (with $pN$ for parameters) of an INCR whose
+// reply fd returns as its first result, directly (return c.Incr(ctx,
+// key).Result()) or through a local (n, err := ...; return n, nil), and
+// where the INCR is; or "".
+func (b *builder) returnsCount(env *keyexpr.Env, fd *ast.FuncDecl) (string, string) {
+	info := b.pass.TypesInfo
+	if fd.Type.Results == nil || len(fd.Type.Results.List) == 0 {
+		return "", ""
+	}
+	for _, c := range b.calls[fd] {
+		if c.Cmd == nil || c.Cmd.Name != "INCR" || c.Cmd.Key() == nil || c.In.Multi || c.In.Pipeline {
+			continue
+		}
+		k := env.Of(c.Cmd.Key()).Exported()
+		if !k.HasParams() {
+			continue
+		}
+		replies := map[types.Object]bool{}
+		holds := func(e ast.Expr) bool {
+			for {
+				switch x := ast.Unparen(e).(type) {
+				case *ast.CallExpr:
+					if x == c.Call {
+						return true
+					}
+					sel, ok := x.Fun.(*ast.SelectorExpr)
+					if !ok || len(x.Args) != 0 || (sel.Sel.Name != "Result" && sel.Sel.Name != "Val" && sel.Sel.Name != "Int64") {
+						return false
+					}
+					e = sel.X
+				case *ast.Ident:
+					return replies[info.Uses[x]]
+				default:
+					return false
+				}
+			}
+		}
+		found := false
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.AssignStmt:
+				if len(n.Rhs) == 1 && holds(n.Rhs[0]) {
+					if id, ok := n.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
+						replies[info.ObjectOf(id)] = true
+					}
+				}
+			case *ast.ReturnStmt:
+				if len(n.Results) > 0 && holds(n.Results[0]) {
+					found = true
+				}
+			}
+			return !found
+		})
+		if found {
+			return k.Exact, b.where(c.Call.Pos())
+		}
+	}
+	return "", ""
 }
 
 // zeroTTLBranch returns the index of a numeric parameter p of fd when
@@ -1472,9 +1563,10 @@ func (b *builder) joinByParam(all []located) {
 		if op.Kind != Acquire || op.lock == nil || !acquiredOnlyIn(op.lock, op.In.Decl) || b.keyParam(op.Key) < 0 {
 			continue
 		}
-		// The value made inside, or a lock API named so (LockAdd(key, id)):
-		// a thin wrapper named after the command passes both through.
-		if op.Value == nil || !named(a.fd, acquireWords) && !lockReceiver(a.fd) || b.env(a.fd).Of(op.Value).HasParams() && !hasWord(a.fd.Name.Name, lockWords) {
+		// The value made inside (an INCR's count always is), or a lock API
+		// named so (LockAdd(key, id)): a thin wrapper named after the
+		// command passes both through.
+		if op.Value == nil && op.Command != "INCR" || !named(a.fd, acquireWords) && !lockReceiver(a.fd) || b.env(a.fd).Of(op.Value).HasParams() && !hasWord(a.fd.Name.Name, lockWords) {
 			continue
 		}
 		l := op.lock

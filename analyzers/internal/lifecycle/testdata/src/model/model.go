@@ -158,3 +158,18 @@ func useHandle(ctx context.Context, h *Handle) {
 		close(h.done)
 	}
 }
+
+// A lock taken with INCR through a client wrapper: the caller compares
+// the count with 1.
+func countedJob(ctx context.Context) {
+	if n, _ := locker.Incr(ctx, "lock:count-job"); n > 1 { // want `lock "lock:count-job": delete via locker.Unlock`
+		return
+	}
+	defer locker.Unlock(ctx, "lock:count-job")
+}
+
+// Near miss: a rate limit compares the count with its limit.
+func limited(ctx context.Context) bool {
+	n, _ := locker.Incr(ctx, "rate:limit-job")
+	return n <= 10
+}
