@@ -55,7 +55,12 @@
 // An INCR lock (the first to count to 1 holds it) is read the way its
 // wrapper answers: one that returns n > 1 answers "held by someone
 // else", so for it the failure branch fails open when it returns false
-// without an error (IsLocked on a Redis error answering "free").
+// without an error (IsLocked on a Redis error answering "free"). When
+// the INCR's error is discarded (n, _ := store.Incr(ctx, key), or
+// go-redis .Val()), the count reads 0 on a Redis error (-1 from many
+// clients), and an answer that takes 0 for "free" (return n > 1, n >= 2,
+// or "taken" as n <= 1, n < 2) fails open; n != 1 and n == 1 fail
+// closed and are left alone.
 //
 // A call statement that drops the bool outcome of a helper of this
 // package that takes a lock (the lifecycle summary says it acquires: a

@@ -70,6 +70,23 @@ func (r *runner) failOpen(fd *ast.FuncDecl) {
 			}
 		}
 	}
+	// INCR locks whose error nobody reads: on a Redis error the count is
+	// 0 (go-redis) or what the project's client answers then (-1).
+	for _, op := range r.res.Funcs[fd] {
+		if op.Kind != lifecycle.Acquire || op.Command != "INCR" || op.In.Multi || op.In.Pipeline || !lockLike(op, fd) {
+			continue
+		}
+		if ret := incrFailsOpen(info, fd, op.Call, okAt); ret != nil {
+			r.pass.Report(analysis.Diagnostic{
+				Pos: op.Call.Pos(), End: op.Call.End(),
+				Message: fmt.Sprintf("the error of the INCR that takes lock %s is discarded: when Redis fails (unreachable, a timeout), the count reads 0 "+
+					"(or the client's own answer, such as -1), so %s answers that the lock is free and its caller runs the critical section "+
+					"without it; check the error and answer \"held\" (or return the error), or use safelock.Locker.TryAcquire",
+					op.KeyText(), fd.Name.Name),
+				Related: []analysis.RelatedInformation{{Pos: ret.Pos(), End: ret.End(), Message: "the answer read from the count"}},
+			})
+		}
+	}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		if _, ok := n.(*ast.FuncLit); ok {
 			return false
@@ -172,6 +189,69 @@ func incrAnswer(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, okAt int
 		return false, false
 	}
 	return answers[true], true
+}
+
+// incrFailsOpen returns the return of fd that answers from the reply of
+// the INCR call (directly, or through a client wrapper returning the
+// count) when the call's error is discarded (n, _ := ..., or go-redis
+// .Val()) and the answer for a count of 0 or -1 lets the caller in: a
+// "held" answer n > 1 (or n >= 2) is false there, a "taken" answer n <= 1
+// (or n < 2) true. An answer n != 1 or n == 1 fails closed; nil then.
+func incrFailsOpen(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, okAt int) *ast.ReturnStmt {
+	var reply types.Object
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || reply != nil || len(as.Rhs) != 1 || !contains(as.Rhs[0], call) {
+			return reply == nil
+		}
+		id, ok := as.Lhs[0].(*ast.Ident)
+		if !ok || id.Name == "_" {
+			return false
+		}
+		switch rhs := ast.Unparen(as.Rhs[0]).(type) {
+		case *ast.CallExpr:
+			sel, isSel := rhs.Fun.(*ast.SelectorExpr)
+			discarded := len(as.Lhs) == 2 && isBlank(as.Lhs[1]) && (rhs == call || isSel && sel.Sel.Name == "Result" && ast.Unparen(sel.X) == call) ||
+				len(as.Lhs) == 1 && isSel && sel.Sel.Name == "Val" && ast.Unparen(sel.X) == call
+			if discarded {
+				reply = info.ObjectOf(id)
+			}
+		}
+		return false
+	})
+	if reply == nil {
+		return nil
+	}
+	var found *ast.ReturnStmt
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok || found != nil {
+			return false
+		}
+		ret, ok := n.(*ast.ReturnStmt)
+		if !ok || okAt >= len(ret.Results) {
+			return true
+		}
+		be, ok := ast.Unparen(ret.Results[okAt]).(*ast.BinaryExpr)
+		if !ok {
+			return true
+		}
+		x, y, op := be.X, be.Y, be.Op.String()
+		if id, ok := ast.Unparen(y).(*ast.Ident); ok && info.Uses[id] == reply {
+			x, y = y, x
+			op = map[string]string{"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}[op]
+		}
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		tv, isConst := info.Types[y]
+		if !ok || info.Uses[id] != reply || !isConst || tv.Value == nil {
+			return true
+		}
+		switch c := tv.Value.String(); {
+		case c == "1" && op == ">", c == "2" && op == ">=", c == "1" && op == "<=", c == "2" && op == "<":
+			found = ret
+		}
+		return true
+	})
+	return found
 }
 
 // contains reports whether call is e or inside it.
