@@ -19,6 +19,15 @@
 //     if !ok { log.Print("busy") } followed by the work, found on the
 //     control-flow graph (if, else, switch on ok or err, errors.Is, nil
 //     checks on the reply or lock);
+//   - an error branch that runs the work itself: if err != nil {
+//     log.Print(err); next.ServeHTTP(w, r); return } where the code after
+//     the if runs the same work once the lock is held. The work is what
+//     the caller handed in: a call of a func-typed parameter (a callback,
+//     echo's or go-zero's next, a gRPC handler) or the middleware chain's
+//     continuation (gin's and fiber's Context.Next, net/http's
+//     ServeHTTP) on the same variable; a response both paths write, a
+//     fallback handed in for the failure, or a local helper both call is
+//     not the work;
 //   - lock libraries: the error of safelock Locker.TryAcquire/Acquire,
 //     redsync Mutex.Lock/LockContext/TryLock, bsm/redislock Obtain and
 //     rueidislock WithContext discarded (a lease or lock kept with the error
@@ -34,10 +43,15 @@
 //     called the acquire; so does one that returns the bool through
 //     variables (res, err := ...Result() ... return res, nil). A wrapper
 //     that returns only SetNX's Err() loses the bool and is reported
-//     itself. A wrapper whose NX nothing in its package names a lock (a
+//     itself. A method of an interface that one type of its package
+//     implements (a cache with Lock and Unlock) carries its
+//     implementation's fact, so calls through the interface count too. A wrapper whose NX nothing in its package names a lock (a
 //     store's SetNX(key, value, ttl) serving every key) is judged at each
 //     call instead, by the caller's key and function: SetNX("job-lock:"+id,
-//     ...) counts, a mapping seeded in a transaction does not. A wrapper
+//     ...) counts, a mapping seeded in a transaction does not, nor does a
+//     record that the same function later overwrites with another value
+//     (an idempotency record's "pending" replaced by the response: a
+//     lock's holder never replaces its token). A wrapper
 //     that returns the token it stored, (string, error), and answers a
 //     lock it did not get with "" and a nil error (a Grab that gives up
 //     after its retry period) gets a fact too: a caller that checks the

@@ -18,6 +18,7 @@ import (
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
+	"github.com/locklint/locklint/analyzers/internal/soleimpl"
 )
 
 //go:embed doc.go
@@ -72,7 +73,29 @@ func run(pass *analysis.Pass) (any, error) {
 	for fn, f := range r.facts {
 		pass.ExportObjectFact(fn, f)
 	}
+	// A call through the package's interface reaches its implementation
+	// (as lifecycle reads it): other packages see the same summary there.
+	acquires := map[*types.TypeName]bool{}
+	for fn := range r.facts {
+		if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
+			if n, ok := types.Unalias(derefType(recv.Type())).(*types.Named); ok {
+				acquires[n.Obj()] = true
+			}
+		}
+	}
+	for m, impl := range soleimpl.Methods(pass.Pkg, func(tn *types.TypeName) bool { return acquires[tn] }) {
+		if f := r.facts[impl]; f != nil && m.Pkg() == pass.Pkg {
+			pass.ExportObjectFact(m, f)
+		}
+	}
 	return nil, nil
+}
+
+func derefType(t types.Type) types.Type {
+	if p, ok := t.(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }
 
 type runner struct {
@@ -167,11 +190,31 @@ func lockLike(op *lifecycle.Op, fd *ast.FuncDecl) bool {
 	if l.ByParam {
 		return true
 	}
+	if overwritten(op, fd) {
+		return false
+	}
 	for _, o := range l.Ops {
 		switch {
 		case (o.Kind == lifecycle.Delete || o.Kind == lifecycle.Expire) && o.Checked:
 			return true
 		case o.Kind == lifecycle.Delete && isDel(o) && o.In.Decl == fd && o.Pos() > op.Pos():
+			return true
+		}
+	}
+	return false
+}
+
+// overwritten reports whether fd, after taking the key with NX, stores
+// another value in it with a plain SET: a record that moves from "pending"
+// to its result (an idempotency record), not a lock, whose holder never
+// replaces its own token with something else.
+func overwritten(op *lifecycle.Op, fd *ast.FuncDecl) bool {
+	if op.Value == nil {
+		return false
+	}
+	for _, o := range op.Lock().Ops {
+		if o.Kind == lifecycle.Write && o.In.Decl == fd && o.Pos() > op.Pos() && o.Value != nil &&
+			types.ExprString(o.Value) != types.ExprString(op.Value) {
 			return true
 		}
 	}
@@ -428,6 +471,19 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 					{Pos: call.Pos(), End: call.End(), Message: "runs without the lock"},
 				},
 			})
+		} else if is, fail := failBranch(b, edge); tested == failErr && fail != nil {
+			if call := runsAnyway(info, fileOf(r.pass, fd), is, fail); call != nil {
+				falls = append(falls, analysis.Diagnostic{
+					Pos: cond.Pos(), End: cond.End(),
+					Message: fmt.Sprintf("when %s fails (%s), this branch still runs %s, the work the lock guards on success, without the lock: "+
+						"a Redis error lets every caller in at once; answer with an error (for a request, 503) and return, or use %s",
+						what, fixes.Source(r.pass, cond), shortCall(r.pass, call), instead),
+					Related: []analysis.RelatedInformation{
+						{Pos: a.call.Pos(), End: a.call.End(), Message: "the acquire"},
+						{Pos: call.Pos(), End: call.End(), Message: "runs without the lock"},
+					},
+				})
+			}
 		}
 	}
 	for _, d := range falls {
