@@ -80,10 +80,11 @@ func continuesChain(fn *types.Func) bool {
 	if fn.Pkg() == nil {
 		return false
 	}
-	switch path, name := fn.Pkg().Path(), fn.Name(); {
-	case name == "Next":
+	path := fn.Pkg().Path()
+	switch fn.Name() {
+	case "Next":
 		return path == "github.com/gin-gonic/gin" || path == "github.com/gofiber/fiber/v2" || path == "github.com/gofiber/fiber/v3"
-	case name == "ServeHTTP":
+	case "ServeHTTP":
 		return path == "net/http"
 	}
 	return false
