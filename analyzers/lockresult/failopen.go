@@ -155,35 +155,13 @@ func incrAnswer(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, okAt int
 		return false, false
 	}
 	answers := map[bool]bool{}
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok {
-			return false
-		}
-		ret, ok := n.(*ast.ReturnStmt)
-		if !ok || okAt >= len(ret.Results) {
-			return true
-		}
-		be, ok := ast.Unparen(ret.Results[okAt]).(*ast.BinaryExpr)
-		if !ok {
-			return true
-		}
-		x, y, op := be.X, be.Y, be.Op.String()
-		if id, ok := ast.Unparen(y).(*ast.Ident); ok && info.Uses[id] == reply {
-			x, y = y, x
-			op = map[string]string{"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}[op]
-		}
-		id, ok := ast.Unparen(x).(*ast.Ident)
-		tv, isConst := info.Types[y]
-		if !ok || info.Uses[id] != reply || !isConst || tv.Value == nil {
-			return true
-		}
-		switch c := tv.Value.String(); {
+	countAnswers(info, fd, reply, okAt, func(_ *ast.ReturnStmt, op, c string) {
+		switch {
 		case c == "1" && (op == ">" || op == "!="), c == "2" && op == ">=":
 			answers[true] = true
 		case c == "1" && (op == "==" || op == "<="), c == "2" && op == "<":
 			answers[false] = true
 		}
-		return true
 	})
 	if len(answers) != 1 {
 		return false, false
@@ -223,8 +201,22 @@ func incrFailsOpen(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, okAt 
 		return nil
 	}
 	var found *ast.ReturnStmt
+	countAnswers(info, fd, reply, okAt, func(ret *ast.ReturnStmt, op, c string) {
+		switch {
+		case found != nil:
+		case c == "1" && op == ">", c == "2" && op == ">=", c == "1" && op == "<=", c == "2" && op == "<":
+			found = ret
+		}
+	})
+	return found
+}
+
+// countAnswers calls f for each return of fd (not of its function
+// literals) whose result okAt compares the count reply with a constant,
+// as "reply op c" (sides swapped when the constant comes first).
+func countAnswers(info *types.Info, fd *ast.FuncDecl, reply types.Object, okAt int, f func(ret *ast.ReturnStmt, op, c string)) {
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok || found != nil {
+		if _, ok := n.(*ast.FuncLit); ok {
 			return false
 		}
 		ret, ok := n.(*ast.ReturnStmt)
@@ -242,16 +234,11 @@ func incrFailsOpen(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, okAt 
 		}
 		id, ok := ast.Unparen(x).(*ast.Ident)
 		tv, isConst := info.Types[y]
-		if !ok || info.Uses[id] != reply || !isConst || tv.Value == nil {
-			return true
-		}
-		switch c := tv.Value.String(); {
-		case c == "1" && op == ">", c == "2" && op == ">=", c == "1" && op == "<=", c == "2" && op == "<":
-			found = ret
+		if ok && info.Uses[id] == reply && isConst && tv.Value != nil {
+			f(ret, op, tv.Value.String())
 		}
 		return true
 	})
-	return found
 }
 
 // contains reports whether call is e or inside it.
