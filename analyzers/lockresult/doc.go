@@ -45,7 +45,8 @@
 //     that returns only SetNX's Err() loses the bool and is reported
 //     itself. A method of an interface that one type of its package
 //     implements (a cache with Lock and Unlock) carries its
-//     implementation's fact, so calls through the interface count too. A wrapper whose NX nothing in its package names a lock (a
+//     implementation's fact, so calls through the interface count too.
+//     A wrapper whose NX nothing in its package names a lock (a
 //     store's SetNX(key, value, ttl) serving every key) is judged at each
 //     call instead, by the caller's key and function: SetNX("job-lock:"+id,
 //     ...) counts, a mapping seeded in a transaction does not, nor does a

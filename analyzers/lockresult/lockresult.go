@@ -190,7 +190,7 @@ func lockLike(op *lifecycle.Op, fd *ast.FuncDecl) bool {
 	if l.ByParam {
 		return true
 	}
-	if overwritten(op, fd) {
+	if overwritten(op, l, fd) {
 		return false
 	}
 	for _, o := range l.Ops {
@@ -208,11 +208,11 @@ func lockLike(op *lifecycle.Op, fd *ast.FuncDecl) bool {
 // another value in it with a plain SET: a record that moves from "pending"
 // to its result (an idempotency record), not a lock, whose holder never
 // replaces its own token with something else.
-func overwritten(op *lifecycle.Op, fd *ast.FuncDecl) bool {
+func overwritten(op *lifecycle.Op, l *lifecycle.Lock, fd *ast.FuncDecl) bool {
 	if op.Value == nil {
 		return false
 	}
-	for _, o := range op.Lock().Ops {
+	for _, o := range l.Ops {
 		if o.Kind == lifecycle.Write && o.In.Decl == fd && o.Pos() > op.Pos() && o.Value != nil &&
 			types.ExprString(o.Value) != types.ExprString(op.Value) {
 			return true

@@ -4,9 +4,10 @@ import (
 	"go/ast"
 	"go/types"
 
-	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/section"
 )
 
 // runsAnyway returns a call in the failure branch fail of an if on the
@@ -19,7 +20,7 @@ import (
 // logging and other calls that both paths make are not the work; nil
 // when there is none.
 func runsAnyway(info *types.Info, file *ast.File, is *ast.IfStmt, fail *ast.BlockStmt) *ast.CallExpr {
-	body := enclosingBody(file, is)
+	body := section.FuncBody(section.EnclosingFunc(file, is.Pos()))
 	if body == nil {
 		return nil
 	}
@@ -102,20 +103,6 @@ func inspectHere(n ast.Node, f func(*ast.CallExpr)) {
 		}
 		return true
 	})
-}
-
-// enclosingBody returns the body of the innermost function around n.
-func enclosingBody(file *ast.File, n ast.Node) *ast.BlockStmt {
-	path, _ := astutil.PathEnclosingInterval(file, n.Pos(), n.End())
-	for _, p := range path {
-		switch p := p.(type) {
-		case *ast.FuncLit:
-			return p.Body
-		case *ast.FuncDecl:
-			return p.Body
-		}
-	}
-	return nil
 }
 
 // failBranch returns the if statement whose condition ends block b and
