@@ -29,7 +29,8 @@
 // (LockForever, AddLockDisExpire); NX keys that are data rather than locks (idempotency and
 // dedup records, seeds, cache fills nobody checks, Pause/Resume flags: no
 // lock word near them, and either a record's name or an outcome nobody
-// reads); keys whose TTL comes from a script or command locklint cannot
+// reads; claims kept when the work succeeds and deleted only when it
+// fails); keys whose TTL comes from a script or command locklint cannot
 // read; _test.go files.
 //
 // # Why it matters

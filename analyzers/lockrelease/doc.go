@@ -42,7 +42,9 @@
 // never acquired with NX (cache invalidation, sessions, counters), NX keys
 // that are data rather than locks (idempotency and dedup records, seeds,
 // cache fills nobody checks, Pause/Resume flags: no lock word near them,
-// and either a record's name or an outcome nobody reads), and _test.go
+// and either a record's name or an outcome nobody reads; claims that the
+// function taking them keeps when its work succeeds and deletes only on
+// its failure branches, whatever their names), and _test.go
 // files, which delete lock keys on purpose to set up cases.
 //
 // # Why it matters

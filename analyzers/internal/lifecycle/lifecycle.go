@@ -1754,7 +1754,7 @@ func (l *Lock) IsLock(pass *analysis.Pass) bool {
 }
 
 func (l *Lock) isLockNow(pass *analysis.Pass) bool {
-	if l.Flag() {
+	if l.Flag() || l.rolledBack(pass) {
 		return false
 	}
 	if l.usedAsLock || l.lockWord() {
@@ -1915,8 +1915,10 @@ func releaseNamed(fd *ast.FuncDecl) bool {
 // pairedRelease reports whether fd is named like the other half of a
 // take/give-back pair (ClearSlot beside AcquireSlot): whole words only,
 // and not del/delete, which name plain data operations just as often.
-func pairedRelease(fd *ast.FuncDecl) bool {
-	return hasWord(fd.Name.Name, []string{"clear", "remove", "reset", "finish", "unset", "leave", "exit", "done"})
+func pairedRelease(fd *ast.FuncDecl) bool { return pairedReleaseName(fd.Name.Name) }
+
+func pairedReleaseName(name string) bool {
+	return hasWord(name, []string{"clear", "remove", "reset", "finish", "unset", "leave", "exit", "done"})
 }
 
 // hasWord reports whether the identifier name has one of words as a

@@ -1,0 +1,223 @@
+package lifecycle
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// rolledBack reports whether the NX key l is a claim that is kept once
+// the work it marks succeeded and deleted only when that work fails:
+// every delete of the key sits on a branch that leaves (an if or case
+// body ending in return, continue or panic) in the function that takes
+// it, or in a function that does not take it (the worker it starts), so
+// the path that goes on keeps the key until its TTL. Examples: a "payment
+// in progress" flag cleared when the channel call fails, a cron period
+// claim dropped so the next tick retries, a request-id record rolled
+// back. A lock is given back when its work is done, also on success. A
+// function that deletes the key on its way out of the work as well as on
+// failure gives it back on both paths; a release (Unlock, ClearSlot, a
+// compare-and-delete) elsewhere makes it a lock's. A handler that clears
+// the flag once the work it marks has ended (a payment callback, on its
+// main path) is neither.
+func (l *Lock) rolledBack(pass *analysis.Pass) bool {
+	// A call of a helper that both takes and deletes the key (the
+	// scheduler's loop calling its tick) leaves the decision to the
+	// helper: it is judged there.
+	taking := map[*ast.CallExpr]bool{}
+	for _, a := range l.Acquires {
+		if a.Via != nil {
+			taking[a.Call] = true
+		}
+	}
+	inside := map[*ast.CallExpr]bool{}
+	for _, op := range l.Ops {
+		if op.Kind == Delete && op.Via != nil && taking[op.Call] {
+			inside[op.Call] = true
+		}
+	}
+	owners := map[*ast.FuncDecl]token.Pos{} // each taking function and its first acquire
+	for _, a := range l.Acquires {
+		if inside[a.Call] || a.Via != nil && a.In.InGo {
+			continue // go s.run(): the goroutine takes the key, not this function
+		}
+		if a.In.Decl == nil || a.In.Lit != nil || a.In.InGo || a.In.InDefer {
+			return false
+		}
+		if at, ok := owners[a.In.Decl]; !ok || a.Pos() < at {
+			owners[a.In.Decl] = a.Pos()
+		}
+	}
+	// A delete inside a helper is judged where the helper is called
+	// (unless that call is one that takes the key too).
+	summarised := map[*Op]bool{}
+	for _, op := range l.Ops {
+		if op.inner != nil && !inside[op.Call] {
+			summarised[op.inner] = true
+		}
+	}
+	type deletes struct{ onFailure, onMain int }
+	byFunc := map[*ast.FuncDecl]*deletes{}
+	for _, op := range l.Ops {
+		if renewsOrRuns(op) {
+			return false
+		}
+		if op.Kind != Delete || summarised[op] || inside[op.Call] {
+			continue
+		}
+		fd := op.In.Decl
+		if op.Checked || fd == nil {
+			return false
+		}
+		at, owner := owners[fd]
+		if owner && (takesForCaller(fd) || op.Pos() < at) {
+			return false
+		}
+		// A helper only ever called where the work failed rolls back,
+		// whatever its name (releaseClaim).
+		rollback := !owner && op.Via == nil && calledOnlyOnFailure(pass, fd)
+		if !owner && !rollback && (releaseNamed(fd) || pairedRelease(fd) || named(fd, lockWords) || op.Via != nil && releaseNamedFunc(op.Via.Name())) {
+			return false
+		}
+		d := byFunc[fd]
+		if d == nil {
+			d = new(deletes)
+			byFunc[fd] = d
+		}
+		if rollback || onFailure(pass, op, 0) {
+			d.onFailure++
+		} else {
+			d.onMain++
+		}
+	}
+	rollbacks := 0
+	for fd, d := range byFunc {
+		if _, owner := owners[fd]; d.onMain > 0 && (owner || d.onFailure > 0) {
+			return false // given back when the work is done
+		}
+		rollbacks += d.onFailure
+	}
+	return rollbacks > 0
+}
+
+// renewsOrRuns reports whether op is evidence of a lock held across work
+// that a claim never shows: a renewal (a watchdog's EXPIRE, a function
+// named to renew or heartbeat), or a script locklint cannot read, which
+// may be a compare-and-delete release.
+func renewsOrRuns(op *Op) bool {
+	switch op.Kind {
+	case Unknown:
+		return true
+	case Expire:
+		return op.In.InGo || op.In.Lit != nil || op.In.Decl != nil && named(op.In.Decl, leaseRenewWords) ||
+			op.Via != nil && containsAny(op.Via.Name(), leaseRenewWords)
+	}
+	return false
+}
+
+// onFailure reports whether the delete op runs only when the work fails:
+// it is on a branch that leaves, or it is a call of a helper of this
+// package (also one started with go), not named as a release, that
+// deletes only on its own failure branches.
+func onFailure(pass *analysis.Pass, op *Op, depth int) bool {
+	if op.In.Lit != nil || op.In.InDefer || depth > 8 {
+		return false
+	}
+	if !op.In.InGo && leaves(pass, op.Call) {
+		return true
+	}
+	// A helper named as a release or renewal (a watchdog's leaseRenewal
+	// that deletes when its context ends) gives the lock back.
+	return op.inner != nil && !releaseNamedFunc(op.Via.Name()) && onFailure(pass, op.inner, depth+1)
+}
+
+// calledOnlyOnFailure reports whether fd is an unexported function of
+// this package that is only ever called, at least once, on branches that
+// leave (deleteRequestSlot called where creating the order failed).
+func calledOnlyOnFailure(pass *analysis.Pass, fd *ast.FuncDecl) bool {
+	fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if fn == nil || fn.Exported() {
+		return false
+	}
+	uses := 0
+	for _, obj := range pass.TypesInfo.Uses {
+		if obj == fn {
+			uses++
+		}
+	}
+	calls := 0
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && typeutil.Callee(pass.TypesInfo, call) == fn {
+				calls++
+				if !leaves(pass, call) {
+					uses = -1 // a call on the main path
+				}
+			}
+			return uses >= 0
+		})
+	}
+	return calls > 0 && calls == uses
+}
+
+// releaseNamedFunc reports whether a helper's name says it releases a
+// lock (Unlock, ReleaseSlot, ClearLock, FinishJob).
+func releaseNamedFunc(name string) bool {
+	return containsAny(name, releaseWords) || containsAny(name, lockWords) || pairedReleaseName(name)
+}
+
+// takesForCaller reports whether fd is named as taking a lock for its
+// caller (tryLockOrder, Acquire): a delete on its failure branch undoes
+// a half-taken lock, and the caller holds the lock it returns.
+func takesForCaller(fd *ast.FuncDecl) bool {
+	return named(fd, acquireWords) || named(fd, lockWords) || lockReceiver(fd)
+}
+
+// leaves reports whether call runs on a branch that ends by leaving the
+// function or the loop iteration: the if, else or case body around it
+// (or one further out, inside the same loop body) ends in return,
+// continue or panic.
+func leaves(pass *analysis.Pass, call *ast.CallExpr) bool {
+	path := callPath(pass, call)
+	for i, n := range path {
+		var body []ast.Stmt
+		switch n := n.(type) {
+		case *ast.FuncDecl, *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+			return false
+		case *ast.BlockStmt:
+			if i+1 < len(path) {
+				if _, ok := path[i+1].(*ast.IfStmt); ok {
+					body = n.List
+				}
+			}
+		case *ast.CaseClause:
+			body = n.Body
+		case *ast.CommClause:
+			body = n.Body
+		}
+		if len(body) > 0 && terminates(body[len(body)-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// terminates reports whether s leaves the function or the loop iteration.
+func terminates(s ast.Stmt) bool {
+	switch s := s.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return s.Tok == token.CONTINUE
+	case *ast.ExprStmt:
+		if call, ok := s.X.(*ast.CallExpr); ok {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,238 @@
+// Package claims holds NX keys that the function taking them keeps when
+// its work succeeds and deletes only when the work fails: claims and
+// in-progress flags, not locks. Beside them, near misses that are locks.
+package claims
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var rdb *redis.Client
+
+var errBusy = errors.New("busy")
+
+func charge(ctx context.Context, order int64) error  { return ctx.Err() }
+func record(ctx context.Context, order int64) error  { return ctx.Err() }
+func enqueue(ctx context.Context, user string) error { return ctx.Err() }
+
+// The "payment in progress" flag lasts as long as the payment may: it is
+// kept when the payment starts and cleared only when starting it failed.
+func StartPayment(ctx context.Context, order int64) error {
+	key := fmt.Sprintf("pay:lock:%d", order)
+	ok, err := rdb.SetNX(ctx, key, "1", 30*time.Minute).Result()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errBusy
+	}
+	if err := charge(ctx, order); err != nil {
+		rdb.Del(ctx, key)
+		return err
+	}
+	if err := record(ctx, order); err != nil {
+		rdb.Del(ctx, key)
+		return err
+	}
+	return nil
+}
+
+// The payment callback clears the flag once the payment has ended.
+func PaymentNotified(ctx context.Context, order int64) {
+	rdb.Del(ctx, fmt.Sprintf("pay:lock:%d", order))
+}
+
+// Cron claims each user's period through helpers and drops the claim when
+// the work could not be queued, so that the next tick retries.
+type Cron struct{ rdb *redis.Client }
+
+func (c *Cron) tryClaim(ctx context.Context, user string) bool {
+	ok, err := c.rdb.SetNX(ctx, "cron:claim:"+user, "1", 10*time.Minute).Result()
+	return err == nil && ok
+}
+
+func (c *Cron) releaseClaim(ctx context.Context, user string) {
+	c.rdb.Del(ctx, "cron:claim:"+user)
+}
+
+func (c *Cron) Tick(ctx context.Context, users []string) {
+	for _, u := range users {
+		if !c.tryClaim(ctx, u) {
+			continue
+		}
+		if err := enqueue(ctx, u); err != nil {
+			c.releaseClaim(ctx, u)
+			continue
+		}
+	}
+}
+
+// Near miss: a lock given back on failure and on success.
+func Ship(ctx context.Context, order int64) error {
+	key := fmt.Sprintf("ship:lock:%d", order)
+	ok, err := rdb.SetNX(ctx, key, "1", time.Minute).Result()
+	if err != nil || !ok {
+		return errBusy
+	}
+	if err := charge(ctx, order); err != nil {
+		rdb.Del(ctx, key) // want `lock key is deleted with DEL without checking that this holder still owns it`
+		return err
+	}
+	rdb.Del(ctx, key) // want `lock key is deleted with DEL without checking that this holder still owns it`
+	return nil
+}
+
+// Near miss: a lock that leaks on its error path and is given back at the
+// end of the work.
+func Refund(ctx context.Context, order int64) error {
+	key := fmt.Sprintf("refund:lock:%d", order)
+	ok, err := rdb.SetNX(ctx, key, "1", time.Minute).Result()
+	if err != nil || !ok {
+		return errBusy
+	}
+	if err := charge(ctx, order); err != nil {
+		return err
+	}
+	rdb.Del(ctx, key) // want `lock key is deleted with DEL without checking that this holder still owns it`
+	return nil
+}
+
+// Near miss: Begin deletes only on failure, but the key is a lock that
+// Unlock gives back once the caller's work is done.
+type Orders struct{ rdb *redis.Client }
+
+func (o *Orders) Begin(ctx context.Context, id string) error {
+	ok, err := o.rdb.SetNX(ctx, "orders:"+id, "1", time.Minute).Result()
+	if err != nil || !ok {
+		return errBusy
+	}
+	if err := enqueue(ctx, id); err != nil {
+		o.rdb.Del(ctx, "orders:"+id) // want `lock "orders:" \+ id is deleted with DEL without checking that this holder still owns it`
+		return err
+	}
+	return nil
+}
+
+func (o *Orders) Unlock(ctx context.Context, id string) {
+	o.rdb.Del(ctx, "orders:"+id) // want `lock "orders:" \+ id is deleted with DEL without checking that this holder still owns it`
+}
+
+// A daily report claims the user's day and leaves the sending to a
+// goroutine, which drops the claim only when the report could not be
+// sent, so that a later tick retries.
+func (c *Cron) Reports(ctx context.Context, users []string) {
+	for _, u := range users {
+		ok, err := c.rdb.SetNX(ctx, "report:sent:"+u, "1", 25*time.Hour).Result()
+		if err != nil || !ok {
+			continue
+		}
+		go c.sendReport(u)
+	}
+}
+
+func (c *Cron) sendReport(user string) {
+	ctx := context.Background()
+	if err := enqueue(ctx, user); err != nil {
+		c.rdb.Del(ctx, "report:sent:"+user)
+		return
+	}
+}
+
+// Near miss: the worker the lock is handed to gives it back on both
+// paths.
+func (c *Cron) Exports(ctx context.Context, users []string) {
+	for _, u := range users {
+		ok, err := c.rdb.SetNX(ctx, "export:"+u, "1", time.Hour).Result()
+		if err != nil || !ok {
+			continue
+		}
+		go c.export(u)
+	}
+}
+
+func (c *Cron) export(user string) {
+	ctx := context.Background()
+	if err := enqueue(ctx, user); err != nil {
+		c.rdb.Del(ctx, "export:"+user) // want `lock "export:" \+ user is deleted with DEL without checking that this holder still owns it`
+		return
+	}
+	c.rdb.Del(ctx, "export:"+user) // want `lock "export:" \+ user is deleted with DEL without checking that this holder still owns it`
+}
+
+// Near miss: a lock that a watchdog keeps alive while the work runs,
+// deleted on failure and left to expire once the work is done.
+func Import(ctx context.Context, id string) error {
+	key := "import:" + id
+	ok, err := rdb.SetNX(ctx, key, "1", time.Minute).Result()
+	if err != nil || !ok {
+		return errBusy
+	}
+	go func() {
+		for range time.Tick(20 * time.Second) {
+			rdb.Expire(ctx, key, time.Minute)
+		}
+	}()
+	if err := enqueue(ctx, id); err != nil {
+		rdb.Del(ctx, key) // want `lock key is deleted with DEL without checking that this holder still owns it`
+		return err
+	}
+	return nil
+}
+
+// A scheduler started with go runs ticks that claim a user's day; the
+// report goroutine rolls the claim back through a helper only ever called
+// where sending failed.
+type Scheduler struct{ rdb *redis.Client }
+
+func (s *Scheduler) Start() { go s.run() }
+
+func (s *Scheduler) run() {
+	for range time.Tick(time.Minute) {
+		s.tick(context.Background(), []string{"a", "b"})
+	}
+}
+
+func (s *Scheduler) tick(ctx context.Context, users []string) {
+	for _, u := range users {
+		if ok, err := s.rdb.SetNX(ctx, "digest:"+u, "1", 25*time.Hour).Result(); err != nil || !ok {
+			continue
+		}
+		go s.send(u)
+	}
+}
+
+func (s *Scheduler) send(user string) {
+	ctx := context.Background()
+	if err := enqueue(ctx, user); err != nil {
+		s.forget(ctx, user)
+		return
+	}
+}
+
+func (s *Scheduler) forget(ctx context.Context, user string) {
+	s.rdb.Del(ctx, "digest:"+user)
+}
+
+// Near miss: the same helper also called once the work is done gives the
+// key back on both paths.
+func (s *Scheduler) Backups(ctx context.Context, hosts []string) {
+	for _, h := range hosts {
+		if ok, err := s.rdb.SetNX(ctx, "backup:"+h, "1", time.Hour).Result(); err != nil || !ok {
+			continue
+		}
+		if err := enqueue(ctx, h); err != nil {
+			s.dropBackup(ctx, h)
+			continue
+		}
+		s.dropBackup(ctx, h)
+	}
+}
+
+func (s *Scheduler) dropBackup(ctx context.Context, host string) {
+	s.rdb.Del(ctx, "backup:"+host) // want `lock "backup:" \+ host is deleted with DEL without checking that this holder still owns it`
+}
