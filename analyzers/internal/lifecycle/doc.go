@@ -108,7 +108,9 @@
 // [Lock.IsLock] asks for evidence before rules report: a lock word (lock,
 // mutex, lease, sema, leader, master, guard, and markers of work in
 // progress: processing, inprogress, running) in the key, the variable or
-// field holding it, or the functions (and receiver types) around it; or an
+// field holding it, or the functions (and receiver types) around it (the
+// work-in-progress words only in the name of the function that sends the
+// command: a caller named triggerPostProcessing names its own work); or an
 // acquire whose outcome is read, or that its own function releases. It is
 // data when it is a state flag ([Lock.Flag]: NX without TTL, set and
 // cleared by different functions, nothing named like a lock), when its
@@ -129,7 +131,8 @@
 // [FuncFact] is exported for every function with ops on parameter or
 // anchored keys: "acquire $p1$ without ttl", "delete $p1$". Callers apply
 // it with the call's arguments, in this package (fixed point over
-// helpers calling helpers) and in importing packages. An interface method
+// helpers calling helpers, callees first, each op listed once so that
+// a cycle of helpers settles) and in importing packages. An interface method
 // whose only implementation is in the same package gets the
 // implementation's fact; so does one with several implementations of
 // which exactly one sends Redis commands (a cache interface with a

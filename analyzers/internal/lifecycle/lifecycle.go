@@ -523,7 +523,10 @@ func (b *builder) factOf(fn *types.Func) (*FuncFact, *types.Func) {
 
 // summarise computes ops and summaries for every function. Helpers call
 // helpers, so it repeats, recomputing only functions whose local callees'
-// summaries changed, until nothing changes (at most a few rounds).
+// summaries changed, until nothing changes: one round for chains of
+// helpers (callees go first), a few more for cycles (a worker that
+// re-enqueues). Ops of a function left dirty at the cap may point into
+// an older fact of a helper; innerOf checks for that.
 func (b *builder) summarise() {
 	callees := map[*ast.FuncDecl][]*types.Func{}
 	for _, fd := range b.decls {
@@ -542,8 +545,11 @@ func (b *builder) summarise() {
 			}
 		}
 	}
-	dirty := b.decls
-	for round := 0; round < 5 && len(dirty) > 0; round++ {
+	// Callees before callers, so that one round carries a fact up a whole
+	// chain of helpers; only cycles need more rounds.
+	order := calleesFirst(b.decls, callees, b.declOf)
+	dirty := order
+	for round := 0; round < 10 && len(dirty) > 0; round++ {
 		changed := map[*types.Func]bool{}
 		for _, fd := range dirty {
 			ops := b.opsOf(fd)
@@ -564,7 +570,7 @@ func (b *builder) summarise() {
 			}
 		}
 		dirty = nil
-		for _, fd := range b.decls {
+		for _, fd := range order {
 			for _, fn := range callees[fd] {
 				if changed[fn] {
 					dirty = append(dirty, fd)
@@ -575,6 +581,31 @@ func (b *builder) summarise() {
 	}
 }
 
+// calleesFirst orders decls so that every function comes after the
+// functions of this package it calls (depth-first post-order; a cycle is
+// cut where it is entered).
+func calleesFirst(decls []*ast.FuncDecl, callees map[*ast.FuncDecl][]*types.Func, declOf map[*types.Func]*ast.FuncDecl) []*ast.FuncDecl {
+	order := make([]*ast.FuncDecl, 0, len(decls))
+	seen := make(map[*ast.FuncDecl]bool, len(decls))
+	var visit func(fd *ast.FuncDecl)
+	visit = func(fd *ast.FuncDecl) {
+		if seen[fd] {
+			return
+		}
+		seen[fd] = true
+		for _, fn := range callees[fd] {
+			if cd := declOf[fn]; cd != nil {
+				visit(cd)
+			}
+		}
+		order = append(order, fd)
+	}
+	for _, fd := range decls {
+		visit(fd)
+	}
+	return order
+}
+
 // placeSites sets Site on every op: for an op summarised from a helper of
 // this package, the op inside that helper, followed down through helpers
 // until a command or a thin wrapper (whose call is then the site).
@@ -582,29 +613,40 @@ func (b *builder) placeSites() {
 	for _, fd := range b.decls {
 		for _, op := range b.ops[fd] {
 			op.Site = b.site(op, 0)
-			if hfd := b.declOf[op.Via]; op.Via != nil && hfd != nil {
-				for _, in := range b.ops[hfd] {
-					if in.fact == op.viaIdx {
-						op.inner = in
-					}
-				}
-			}
+			op.inner = b.innerOf(op)
 		}
 	}
 }
 
+// innerOf returns the op inside a helper of this package that op was
+// summarised from, or nil. The helper's ops must still be the ones its
+// fact was made from: when summarise stopped before every fact settled,
+// an op may point into an older fact, and then the index alone would name
+// an unrelated command.
+func (b *builder) innerOf(op *Op) *Op {
+	hfd := b.declOf[op.Via]
+	if op.Via == nil || hfd == nil {
+		return nil
+	}
+	var found *Op
+	for _, in := range b.ops[hfd] {
+		if in.fact == op.viaIdx && b.factWhere(in) == op.ViaWhere && in.Command == op.Command {
+			found = in
+		}
+	}
+	return found
+}
+
 func (b *builder) site(op *Op, depth int) *ast.CallExpr {
-	if op.Via == nil || depth > 8 {
+	if op.Via == nil || depth > 32 { // a guard: facts of a cycle point back into it
 		return op.Call
 	}
 	hfd := b.declOf[op.Via]
 	if hfd == nil || b.thinWrapper(hfd) {
 		return op.Call
 	}
-	for _, inner := range b.ops[hfd] {
-		if inner.fact == op.viaIdx {
-			return b.site(inner, depth+1)
-		}
+	if inner := b.innerOf(op); inner != nil {
+		return b.site(inner, depth+1)
 	}
 	return op.Call
 }
@@ -632,6 +674,15 @@ func (b *builder) thinWrapper(fd *ast.FuncDecl) bool {
 		return name == "set" || name == "setnx" || name == "setex" || name == "setargs"
 	}
 	return false
+}
+
+// factWhere is where a FuncFact says op's command is: inside the helper
+// it was summarised from, or here.
+func (b *builder) factWhere(op *Op) string {
+	if op.Via != nil {
+		return op.ViaWhere
+	}
+	return b.where(op.Pos())
 }
 
 func (b *builder) where(pos token.Pos) string {
@@ -1002,6 +1053,7 @@ func (b *builder) markChecks(ops []*Op) {
 func (b *builder) summary(fd *ast.FuncDecl, ops []*Op) *FuncFact {
 	env := b.env(fd)
 	f := &FuncFact{ReturnsValue: -1}
+	index := map[FactOp]int{}
 	for _, op := range ops {
 		if op.Kind == Read && !op.Key.HasParams() {
 			continue
@@ -1015,11 +1067,7 @@ func (b *builder) summary(fd *ast.FuncDecl, ops []*Op) *FuncFact {
 			ValueParam: -1, TTL: op.TTL, NoTTL: op.NoTTL, Checked: op.Checked,
 			Multi: op.In.Multi, InGo: op.In.InGo,
 		}
-		if op.Via != nil {
-			fo.Where = op.ViaWhere
-		} else {
-			fo.Where = b.where(op.Pos())
-		}
+		fo.Where = b.factWhere(op)
 		if op.Value != nil {
 			fo.ValueParam = valueParam(env.Of(op.Value))
 		}
@@ -1035,7 +1083,15 @@ func (b *builder) summary(fd *ast.FuncDecl, ops []*Op) *FuncFact {
 			}
 		}
 		fo.ScriptParam, fo.ScriptKey = op.scriptParam, op.scriptKey
+		if i, ok := index[fo]; ok {
+			// One command reached again by another path: listed once, or
+			// facts along a cycle of helpers (a worker that re-enqueues)
+			// grow by a copy every round and never settle.
+			op.fact = i
+			continue
+		}
 		op.fact = len(f.Ops)
+		index[fo] = op.fact
 		f.Ops = append(f.Ops, fo)
 	}
 	f.Counts, f.CountsWhere = b.returnsCount(env, fd)
@@ -1518,15 +1574,8 @@ func (b *builder) judgeLocalHelpers(all []located) {
 		if op.Via == nil || op.Judged {
 			continue
 		}
-		fd := b.declOf[op.Via]
-		if fd == nil {
-			continue
-		}
-		for _, inner := range b.ops[fd] {
-			if inner.fact == op.viaIdx && inner.lock != nil && (inner.Kind != Acquire || len(inner.lock.Ops) > 0) {
-				op.Judged = true
-				break
-			}
+		if inner := b.innerOf(op); inner != nil && inner.lock != nil && (inner.Kind != Acquire || len(inner.lock.Ops) > 0) {
+			op.Judged = true
 		}
 	}
 }
@@ -1724,7 +1773,22 @@ func (l *Lock) Flag() bool {
 // lockWords name locks in keys, variables and functions; a marker that
 // says work is in progress (MarkGuildProcessing, job:running) is a lock
 // taken for that work.
-var lockWords = []string{"lock", "mutex", "lease", "sema", "leader", "master", "guard", "processing", "inprogress", "running"}
+var lockWords = append([]string{"lock", "mutex", "lease", "sema", "leader", "master", "guard"}, progressWords...)
+
+// progressWords are the lock words that say work is in progress. In a key
+// they mark it (order:processing:<id>); in a function's name only when the
+// function sends the command itself (MarkProcessing): a caller further up
+// (triggerPostProcessingTasks) names its own work, not the key.
+var progressWords = []string{"processing", "inprogress", "running"}
+
+// nameSaysLock reports whether a function's name has a lock word; sends
+// says whether the function sends the command on the key itself.
+func nameSaysLock(name string, sends bool) bool {
+	if containsAny(name, lockWords[:len(lockWords)-len(progressWords)]) {
+		return true
+	}
+	return sends && containsAny(name, progressWords)
+}
 
 // leaseRenewWords name a renewal of a lock, not of any key: a lock word,
 // or a verb only leases take.
@@ -1867,10 +1931,11 @@ func (l *Lock) lockWordNow() bool {
 			if op.Kind == Read || op.Kind == Write || op.Kind == Unknown {
 				continue // a read in lockCache() says nothing about this key
 			}
-			if fd := op.In.Decl; fd != nil && (named(fd, lockWords) || named(fd, acquireEvidence) && op.Kind == Acquire || lockReceiver(fd)) {
+			if fd := op.In.Decl; fd != nil && (nameSaysLock(fd.Name.Name, op.Via == nil) || named(fd, acquireEvidence) && op.Kind == Acquire || lockReceiver(fd)) {
 				return true
 			}
-			if op.Via != nil && containsAny(op.Via.Name(), lockWords) {
+			// An imported helper's depth is unknown: taken as the sender.
+			if op.Via != nil && nameSaysLock(op.Via.Name(), op.inner == nil || op.inner.Via == nil) {
 				return true
 			}
 		}

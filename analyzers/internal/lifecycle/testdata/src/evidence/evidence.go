@@ -243,3 +243,21 @@ func handleCommand(ctx context.Context, verb, id string) error {
 	}
 	return nil
 }
+
+// Lock: the function that sends the SET NX says the key marks work in
+// progress, though nothing reads the outcome.
+func markReportRunning(ctx context.Context, id string) {
+	rdb.SetNX(ctx, "report:"+id, "1", time.Hour) // want `lock`
+}
+
+func clearReport(ctx context.Context, id string) { rdb.Del(ctx, "report:"+id) }
+
+// Data: "Processing" in the name of a caller further up names that
+// caller's work, not the key its helper writes.
+func touchImport(ctx context.Context, id string) {
+	rdb.SetNX(ctx, "import:"+id, "1", time.Hour) // want `data`
+}
+
+func startImportProcessing(ctx context.Context, id string) { touchImport(ctx, id) }
+
+func clearImport(ctx context.Context, id string) { rdb.Del(ctx, "import:"+id) }

@@ -28,3 +28,16 @@ func Incr(ctx context.Context, key string) (int64, error) { // want Incr:`return
 }
 
 func trace(string, int64) {}
+
+// Requeue and Handle call each other (a worker that enqueues a failed
+// task again): each fact lists the DEL once and settles.
+func Requeue(ctx context.Context, key string) { // want Requeue:`^delete \$p1\$$`
+	Handle(ctx, key)
+}
+
+func Handle(ctx context.Context, key string) { // want Handle:`^delete \$p1\$$`
+	rdb.Del(ctx, key)
+	if ctx.Err() != nil {
+		Requeue(ctx, key)
+	}
+}
