@@ -13,8 +13,8 @@
 //
 // names one key twice. Across functions only the Shape is comparable: locals
 // and parameters become "*", and a shape counts only when it is Anchored (it
-// holds a constant string, a struct field, a package variable or a helper
-// call), so that "lock:"+orderID in one handler and "lock:"+id in another
+// holds a constant string, a struct field, a package variable, a helper
+// call, or a call of a function kept in a field or package variable), so that "lock:"+orderID in one handler and "lock:"+id in another
 // match, while two unrelated parameters never do.
 //
 // Parameters render as $pN$ (N is the index in the signature), so a summary
@@ -463,7 +463,7 @@ func (env *Env) call(call *ast.CallExpr, anchored *bool, depth int) string {
 	}
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	if fn == nil {
-		return "$x" + strconv.Itoa(int(call.Pos())) + "$"
+		return env.funcValueCall(call, anchored, depth)
 	}
 	var args []string
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && info.Selections[sel] != nil {
@@ -501,6 +501,46 @@ func (env *Env) call(call *ast.CallExpr, anchored *bool, depth int) string {
 	}
 	*anchored = true
 	return "call(" + name + "," + strings.Join(args, ",") + ")"
+}
+
+// funcValueCall renders a call of a function held in a struct field
+// (s.keyFunc(chatID)) or a package variable: the same function for every
+// method of the type, so it names keys as a method would. Other function
+// values are unknown.
+func (env *Env) funcValueCall(call *ast.CallExpr, anchored *bool, depth int) string {
+	unknown := "$x" + strconv.Itoa(int(call.Pos())) + "$"
+	var head string
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.SelectorExpr:
+		sel, ok := env.Info.Selections[f]
+		if !ok {
+			// pkg.keyOf: a package variable
+			v, ok := env.Info.Uses[f.Sel].(*types.Var)
+			if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+				return unknown
+			}
+			head = "var(" + v.Pkg().Path() + "." + v.Name() + ")"
+			break
+		}
+		if sel.Kind() != types.FieldVal {
+			return unknown
+		}
+		head = "field(" + typeName(sel.Recv()) + "." + f.Sel.Name + ")"
+	case *ast.Ident:
+		v, ok := env.Info.Uses[f].(*types.Var)
+		if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+			return unknown
+		}
+		head = "var(" + v.Pkg().Path() + "." + v.Name() + ")"
+	default:
+		return unknown
+	}
+	args := []string{head}
+	for _, a := range call.Args {
+		args = append(args, env.render(a, anchored, depth+1))
+	}
+	*anchored = true
+	return "call(" + strings.Join(args, ",") + ")"
 }
 
 func typeName(t types.Type) string {

@@ -61,16 +61,23 @@ func (l *L) whole() string { return l.key }
 
 func handle(h *L) string { return h.key }
 `
-	keys := renderReturns(t, src)
-	for _, tt := range []struct {
-		a, b string
-		same bool
-	}{
+	checkSame(t, renderReturns(t, src), []sameCase{
 		{"acquire", "leave", true},
 		{"acquireConcat", "leaveConcat", true},
 		{"named", "other", false},
 		{"whole", "handle", true},
-	} {
+	})
+}
+
+type sameCase struct {
+	a, b string
+	same bool
+}
+
+// checkSame checks Same on the keys of pairs of functions.
+func checkSame(t *testing.T, keys map[string]Key, cases []sameCase) {
+	t.Helper()
+	for _, tt := range cases {
 		if got := Same(keys[tt.a], keys[tt.b], false); got != tt.same {
 			t.Errorf("Same(%s %v, %s %v) = %v, want %v", tt.a, keys[tt.a], tt.b, keys[tt.b], got, tt.same)
 		}
@@ -106,4 +113,50 @@ func renderReturns(t *testing.T, src string) map[string]Key {
 		out[fd.Name.Name] = env.Of(ret.Results[0])
 	}
 	return out
+}
+
+// TestFuncValueKeys: a key made by a function held in a struct field or a
+// package variable names the same key in every method, as a method call
+// would; a function passed as a parameter, or held in a local, does not.
+func TestFuncValueKeys(t *testing.T) {
+	const src = `package p
+
+type S struct {
+	keyFunc func(string) string
+	other   func(string) string
+}
+
+var keyOf = func(id string) string { return "job:" + id }
+
+func (s *S) start(chat string) string { return s.keyFunc(chat) }
+
+func (s *S) finish(chat string) string { return s.keyFunc(chat) }
+
+func (s *S) elsewhere(chat string) string { return s.other(chat) }
+
+func take(id string) string { return keyOf(id) }
+
+func give(id string) string { return keyOf(id) }
+
+func viaParam(f func(string) string, id string) string { return f(id) }
+
+func viaParam2(g func(string) string, id string) string { return g(id) }
+
+func viaLocal(id string) string {
+	f := func(s string) string { return s }
+	return f(id)
+}
+`
+	keys := renderReturns(t, src)
+	checkSame(t, keys, []sameCase{
+		{"start", "finish", true},
+		{"start", "elsewhere", false},
+		{"take", "give", true},
+		{"take", "start", false},
+		{"viaParam", "viaParam2", false},
+		{"viaParam", "viaLocal", false},
+	})
+	if got, want := Pretty(keys["start"].Exact), "S.keyFunc(*)"; got != want {
+		t.Errorf("Pretty(%s) = %q, want %q", keys["start"].Exact, got, want)
+	}
 }

@@ -81,7 +81,8 @@
 // other op on the same key (Lock.Ops, source order). Keys match by
 // [keyexpr.Same]: exact rendering within one function, the "shape"
 // (locals and parameters as *) across functions when it is anchored by a
-// constant, a field, a package variable or a helper call. Inside a
+// constant, a field, a package variable or a helper call (also one of a
+// function kept in a field or a package variable: s.keyFunc(chat)). Inside a
 // format or concatenation with a constant that names keys, a field of a
 // local or parameter counts as a local (Sprintf("seat_lock:%d:%d", t,
 // seat.SeatNo) is the key Sprintf("seat_lock:%d:%d", t, seatNo) makes). A lock API
