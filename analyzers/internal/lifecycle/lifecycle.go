@@ -1773,7 +1773,10 @@ func (l *Lock) Flag() bool {
 // lockWords name locks in keys, variables and functions; a marker that
 // says work is in progress (MarkGuildProcessing, job:running) is a lock
 // taken for that work.
-var lockWords = append([]string{"lock", "mutex", "lease", "sema", "leader", "master", "guard"}, progressWords...)
+var lockWords = append(slices.Clip(nameLockWords), progressWords...)
+
+// nameLockWords are the lock words that name a lock wherever they stand.
+var nameLockWords = []string{"lock", "mutex", "lease", "sema", "leader", "master", "guard"}
 
 // progressWords are the lock words that say work is in progress. In a key
 // they mark it (order:processing:<id>); in a function's name only when the
@@ -1784,7 +1787,7 @@ var progressWords = []string{"processing", "inprogress", "running"}
 // nameSaysLock reports whether a function's name has a lock word; sends
 // says whether the function sends the command on the key itself.
 func nameSaysLock(name string, sends bool) bool {
-	if containsAny(name, lockWords[:len(lockWords)-len(progressWords)]) {
+	if containsAny(name, nameLockWords) {
 		return true
 	}
 	return sends && containsAny(name, progressWords)
