@@ -246,7 +246,9 @@ func run(pass *analysis.Pass) (any, error) {
 	ifaces := soleimpl.Methods(pass.Pkg, nil) // s.repo.Save through the package's Repo interface
 	rows := rowLocks(pass, defs, decls)
 	res.rows = rows
-	factOf := func(call *ast.CallExpr) *WriteFact {
+	// localCallee is the function whose fact a call reads: an interface
+	// method of the package is its sole implementation.
+	localCallee := func(call *ast.CallExpr) *types.Func {
 		fn, _ := typeutil.Callee(info, call).(*types.Func)
 		if fn == nil {
 			return nil
@@ -254,6 +256,13 @@ func run(pass *analysis.Pass) (any, error) {
 		fn = fn.Origin()
 		if impl, ok := ifaces[fn]; ok {
 			fn = impl
+		}
+		return fn
+	}
+	factOf := func(call *ast.CallExpr) *WriteFact {
+		fn := localCallee(call)
+		if fn == nil {
+			return nil
 		}
 		return lookupFact(pass, local, imported, fn)
 	}
@@ -286,7 +295,7 @@ func run(pass *analysis.Pass) (any, error) {
 	claimsOf := map[*ast.FuncDecl][]Claim{}
 	asyncOf := map[*ast.FuncDecl]map[ast.Node]bool{}
 	lr := pass.ResultOf[later.Analyzer].(*later.Result)
-	summariseAll(info, decls, local, func(fd *ast.FuncDecl, round int) (*WriteFact, bool) {
+	summariseAll(info, decls, local, localCallee, func(fd *ast.FuncDecl, round int) (*WriteFact, bool) {
 		if round > 0 && !callsLocal[fd] {
 			return nil, false
 		}
@@ -329,15 +338,18 @@ func run(pass *analysis.Pass) (any, error) {
 // lookupFact returns fn's fact: the one computed so far for a function of
 // this package, or the one its own package exported (remembered in
 // imported), or nil.
-// summariseAll summarises decls into local, round after round (at most
-// four: helpers calling helpers), until no summary changes; summarise
-// may read the summaries of the previous rounds, and says false to keep
-// a function's summary as it is.
+// summariseAll summarises decls into local, callees before their callers
+// (so a chain of helpers settles in one round however deep it is), round
+// after round while a summary changes (at most four: helpers calling each
+// other in a cycle); summarise may read the summaries made so far, and
+// says false to keep a function's summary as it is. callee resolves a
+// call to the function whose summary it reads.
 func summariseAll[PT interface {
 	comparable
 	String() string
-}](info *types.Info, decls []*ast.FuncDecl, local map[*types.Func]PT, summarise func(fd *ast.FuncDecl, round int) (PT, bool)) {
+}](info *types.Info, decls []*ast.FuncDecl, local map[*types.Func]PT, callee func(*ast.CallExpr) *types.Func, summarise func(fd *ast.FuncDecl, round int) (PT, bool)) {
 	var none PT
+	decls = calleesFirst(info, decls, callee)
 	for round := 0; round < 4; round++ {
 		changed := false
 		for _, fd := range decls {
@@ -363,6 +375,40 @@ func summariseAll[PT interface {
 			break
 		}
 	}
+}
+
+// calleesFirst orders decls so that a function comes after the functions
+// of decls it calls (depth-first, post-order; a cycle is cut where it
+// closes).
+func calleesFirst(info *types.Info, decls []*ast.FuncDecl, callee func(*ast.CallExpr) *types.Func) []*ast.FuncDecl {
+	declOf := make(map[*types.Func]*ast.FuncDecl, len(decls))
+	for _, fd := range decls {
+		if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
+			declOf[fn] = fd
+		}
+	}
+	order := make([]*ast.FuncDecl, 0, len(decls))
+	seen := make(map[*ast.FuncDecl]bool, len(decls))
+	var visit func(fd *ast.FuncDecl)
+	visit = func(fd *ast.FuncDecl) {
+		if seen[fd] {
+			return
+		}
+		seen[fd] = true
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if fn := callee(call); fn != nil && declOf[fn] != nil {
+					visit(declOf[fn])
+				}
+			}
+			return true
+		})
+		order = append(order, fd)
+	}
+	for _, fd := range decls {
+		visit(fd)
+	}
+	return order
 }
 
 func lookupFact[T any, PT interface {

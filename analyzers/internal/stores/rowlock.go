@@ -480,7 +480,7 @@ func rowLocks(pass *analysis.Pass, defs *keyexpr.Defs, decls []*ast.FuncDecl) *r
 		}
 		return lookupFact(pass, local, imported, fn)
 	}
-	summariseAll(info, decls, local, func(fd *ast.FuncDecl, _ int) (*RowLockFact, bool) {
+	summariseAll(info, decls, local, func(call *ast.CallExpr) *types.Func { return calleeFunc(info, call) }, func(fd *ast.FuncDecl, _ int) (*RowLockFact, bool) {
 		return r.summarise(fd), true
 	})
 	for fn, f := range local {
