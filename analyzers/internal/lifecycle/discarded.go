@@ -348,11 +348,13 @@ func onlyExpires(b *ast.BlockStmt) bool {
 	for _, st := range b.List {
 		found := false
 		ast.Inspect(st, func(n ast.Node) bool {
+			// Inspect goes on to the siblings of a match (the call's
+			// arguments): a later selector (time.Hour) must not undo it.
 			switch n := n.(type) {
 			case *ast.SelectorExpr: // rdb.Expire(...)
-				found = expireName(n.Sel.Name)
+				found = found || expireName(n.Sel.Name)
 			case *ast.BasicLit: // conn.Do("EXPIRE", ...)
-				found = len(n.Value) > 2 && expireName(n.Value[1:len(n.Value)-1])
+				found = found || len(n.Value) > 2 && expireName(n.Value[1:len(n.Value)-1])
 			}
 			return !found
 		})

@@ -3,6 +3,8 @@ package expiry
 import (
 	"context"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // A failure count under a lock-named key: the first failure opens the
@@ -33,4 +35,29 @@ func tryJobLock(ctx context.Context, job string) bool {
 
 func releaseJobLock(ctx context.Context, job string) {
 	rdb.Del(ctx, "job:lock:"+job)
+}
+
+type sender struct{ store *struct{ Redis *redis.Client } }
+
+// Two send counters, each opened by its first increment, after the
+// limits were read with GET: rate limits, not locks.
+func (s *sender) countSend(ctx context.Context, email string) error {
+	hourKey := "captcha:limit:1h:" + email
+	perHour, err := s.store.Redis.Get(ctx, hourKey).Int()
+	if err != nil && err != redis.Nil {
+		return err
+	}
+	if perHour >= 5 {
+		return nil
+	}
+	dayKey := "captcha:limit:24h:" + email
+	n1, _ := s.store.Redis.Incr(ctx, hourKey).Result()
+	if n1 == 1 {
+		s.store.Redis.Expire(ctx, hourKey, time.Hour)
+	}
+	n2, _ := s.store.Redis.Incr(ctx, dayKey).Result()
+	if n2 == 1 {
+		s.store.Redis.Expire(ctx, dayKey, 24*time.Hour)
+	}
+	return nil
 }
