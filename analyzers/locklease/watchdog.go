@@ -466,7 +466,7 @@ func tellsHolder(pass *analysis.Pass, n ast.Node) bool {
 			}
 			switch fn := typeutil.Callee(pass.TypesInfo, m).(type) {
 			case *types.Var:
-				found = true // cancel(), l.onLost()
+				found = notifies(fn) // cancel(), l.onLost()
 			case *types.Func:
 				if fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" {
 					found = true
@@ -616,7 +616,7 @@ func signals(pass *analysis.Pass, n ast.Node) bool {
 			case *types.Builtin:
 				found = fn.Name() == "close" || fn.Name() == "panic"
 			case *types.Var:
-				found = true // cancel(), l.onLost()
+				found = notifies(fn) // cancel(), l.onLost()
 			case *types.Func:
 				if isTimerMethod(fn) {
 					break // stopping the keep-alive's own ticker tells no one
@@ -636,6 +636,18 @@ func signals(pass *analysis.Pass, n ast.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// notifies reports whether a call of the func value v can be a signal:
+// one that returns nothing or an error (cancel(), l.onLost(err)). A func
+// value that returns something else computes it (timer.Reset(nextWait())).
+func notifies(v *types.Var) bool {
+	sig, ok := v.Type().Underlying().(*types.Signature)
+	if !ok {
+		return false
+	}
+	res := sig.Results()
+	return res.Len() == 0 || res.Len() == 1 && types.Identical(res.At(0).Type(), types.Universe.Lookup("error").Type())
 }
 
 // isLog reports whether call only prints or logs.
