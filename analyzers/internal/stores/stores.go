@@ -212,9 +212,13 @@ func redisWrite(info *types.Info, defs *keyexpr.Defs, cmd *redismodel.Command) *
 	return w
 }
 
+// scriptWrites reports whether a script changes a key without a guard of
+// its own: a write after the script compared a value it read with the
+// caller's (a compare-and-set, a write checked against the lock's token)
+// cannot land for a holder whose view is stale, and a SET NX creates.
 func scriptWrites(cmd *redismodel.Command) bool {
 	for _, e := range cmd.Script.Effects {
-		if redisWrites[e.Command] && !e.NX {
+		if redisWrites[e.Command] && !e.NX && !e.Checked {
 			return true
 		}
 	}
