@@ -84,6 +84,9 @@ type Score struct {
 	Recall    map[string]*Ratio `json:"recall"`    // per class: labels found / labels
 	Misses    []Outcome         `json:"misses"`
 	False     []Outcome         `json:"false_reports"`
+	// Right lists the right reports (JSON only: to study what kinds of
+	// code the right and the false reports of an analyzer land on).
+	Right []Outcome `json:"right_reports"`
 	// SafeHit lists must-not-flag sites with a report on them (each also
 	// counts as a false report).
 	SafeHit []Outcome `json:"must_not_flag_reported"`
@@ -195,6 +198,7 @@ func (sc *Score) add(u *unit, reports []Report) {
 			})
 			if right {
 				pr.Hit++
+				sc.Right = append(sc.Right, Outcome{Repo: u.repo.Repo, File: f.File, Line: rep.Line, Analyzer: rep.Analyzer, Message: rep.Message})
 				continue
 			}
 			sc.False = append(sc.False, Outcome{Repo: u.repo.Repo, File: f.File, Line: rep.Line, Analyzer: rep.Analyzer, Message: rep.Message})
