@@ -329,6 +329,9 @@ climb:
 			}
 			return nil // handed to a function that may act on it
 		case *ast.ExprStmt:
+			if keepAliveHelper(pass, r.call) && (deferSignals(pass, body) || signalsAfter(pass, path[i+1:], p)) {
+				return nil // the helper returns when the lock is lost, and then the holder is told
+			}
 			return r.call
 		case *ast.AssignStmt:
 			errOnly = r.reply && blankValue(info, p, cur)
@@ -390,6 +393,9 @@ climb:
 				}
 				if section.Returns(n.Body) && deferSignals(pass, body) {
 					reaches = true // the return runs a deferred cancel(): the holder hears
+				}
+				if section.Returns(n.Body) && callersHearReturn(pass, path) {
+					reaches = true // go func() { defer cancel(); keepUp(ctx, lock) }()
 				}
 				if atValue == nil && mentionsValue(info, n.Cond, vars) {
 					atValue = head.Cond
@@ -636,6 +642,83 @@ func signals(pass *analysis.Pass, n ast.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// keepAliveHelper reports whether call runs a function of this package
+// that returns nothing (go func() { defer cancel(); keepUp(ctx, lock) }()):
+// the renewal loop is inside it, and its return is the word of a loss.
+func keepAliveHelper(pass *analysis.Pass, call *ast.CallExpr) bool {
+	fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+	return ok && fn.Pkg() == pass.Pkg && fn.Type().(*types.Signature).Results().Len() == 0
+}
+
+// callersHearReturn reports whether the renewal at the end of path is in
+// a function of this package that returns nothing, not in a literal, and
+// whose every call (there is one at least) is a statement that the
+// holder hears return: its function defers a signal, or a later
+// statement of its block signals. Then a failure branch that returns
+// tells the holder through the caller.
+func callersHearReturn(pass *analysis.Pass, path []ast.Node) bool {
+	fd := declOf(path)
+	if fd == nil || inFuncLit(path) {
+		return false
+	}
+	fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if !ok || fn.Type().(*types.Signature).Results().Len() != 0 {
+		return false
+	}
+	calls, heard := 0, true
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || typeutil.Callee(pass.TypesInfo, call) != fn {
+				return true
+			}
+			calls++
+			cp := enclosing(pass, call)
+			if len(cp) < 2 {
+				heard = false
+				return true
+			}
+			st, ok := cp[1].(*ast.ExprStmt)
+			var body *ast.BlockStmt
+			for _, p := range cp {
+				if lit, isLit := p.(*ast.FuncLit); isLit {
+					body = lit.Body
+					break
+				}
+				if d, isDecl := p.(*ast.FuncDecl); isDecl {
+					body = d.Body
+					break
+				}
+			}
+			if !ok || body == nil || !deferSignals(pass, body) && !signalsAfter(pass, cp[2:], st) {
+				heard = false
+			}
+			return true
+		})
+	}
+	return calls > 0 && heard
+}
+
+// signalsAfter reports whether a statement after st in its block (the
+// first node of path) tells the holder.
+func signalsAfter(pass *analysis.Pass, path []ast.Node, st ast.Stmt) bool {
+	if len(path) == 0 {
+		return false
+	}
+	block, ok := path[0].(*ast.BlockStmt)
+	if !ok {
+		return false
+	}
+	after := false
+	for _, s := range block.List {
+		if after && signals(pass, s) {
+			return true
+		}
+		after = after || s == st
+	}
+	return false
 }
 
 // notifies reports whether a call of the func value v can be a signal:
