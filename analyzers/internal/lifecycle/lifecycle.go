@@ -22,6 +22,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/locklint/locklint/analyzers/internal/callorder"
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"github.com/locklint/locklint/analyzers/internal/luascript"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
@@ -547,7 +548,15 @@ func (b *builder) summarise() {
 	}
 	// Callees before callers, so that one round carries a fact up a whole
 	// chain of helpers; only cycles need more rounds.
-	order := calleesFirst(b.decls, callees, b.declOf)
+	order := callorder.CalleesFirst(b.decls, func(fd *ast.FuncDecl) []*ast.FuncDecl {
+		var out []*ast.FuncDecl
+		for _, fn := range callees[fd] {
+			if cd := b.declOf[fn]; cd != nil {
+				out = append(out, cd)
+			}
+		}
+		return out
+	})
 	dirty := order
 	for round := 0; round < 10 && len(dirty) > 0; round++ {
 		changed := map[*types.Func]bool{}
@@ -579,31 +588,6 @@ func (b *builder) summarise() {
 			}
 		}
 	}
-}
-
-// calleesFirst orders decls so that every function comes after the
-// functions of this package it calls (depth-first post-order; a cycle is
-// cut where it is entered).
-func calleesFirst(decls []*ast.FuncDecl, callees map[*ast.FuncDecl][]*types.Func, declOf map[*types.Func]*ast.FuncDecl) []*ast.FuncDecl {
-	order := make([]*ast.FuncDecl, 0, len(decls))
-	seen := make(map[*ast.FuncDecl]bool, len(decls))
-	var visit func(fd *ast.FuncDecl)
-	visit = func(fd *ast.FuncDecl) {
-		if seen[fd] {
-			return
-		}
-		seen[fd] = true
-		for _, fn := range callees[fd] {
-			if cd := declOf[fn]; cd != nil {
-				visit(cd)
-			}
-		}
-		order = append(order, fd)
-	}
-	for _, fd := range decls {
-		visit(fd)
-	}
-	return order
 }
 
 // placeSites sets Site on every op: for an op summarised from a helper of

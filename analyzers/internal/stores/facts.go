@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/locklint/locklint/analyzers/internal/callorder"
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"github.com/locklint/locklint/analyzers/internal/later"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
@@ -349,7 +350,24 @@ func summariseAll[PT interface {
 	String() string
 }](info *types.Info, decls []*ast.FuncDecl, local map[*types.Func]PT, callee func(*ast.CallExpr) *types.Func, summarise func(fd *ast.FuncDecl, round int) (PT, bool)) {
 	var none PT
-	decls = calleesFirst(info, decls, callee)
+	declOf := make(map[*types.Func]*ast.FuncDecl, len(decls))
+	for _, fd := range decls {
+		if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
+			declOf[fn] = fd
+		}
+	}
+	decls = callorder.CalleesFirst(decls, func(fd *ast.FuncDecl) []*ast.FuncDecl {
+		var out []*ast.FuncDecl
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if cd := declOf[callee(call)]; cd != nil {
+					out = append(out, cd)
+				}
+			}
+			return true
+		})
+		return out
+	})
 	for round := 0; round < 4; round++ {
 		changed := false
 		for _, fd := range decls {
@@ -375,40 +393,6 @@ func summariseAll[PT interface {
 			break
 		}
 	}
-}
-
-// calleesFirst orders decls so that a function comes after the functions
-// of decls it calls (depth-first, post-order; a cycle is cut where it
-// closes).
-func calleesFirst(info *types.Info, decls []*ast.FuncDecl, callee func(*ast.CallExpr) *types.Func) []*ast.FuncDecl {
-	declOf := make(map[*types.Func]*ast.FuncDecl, len(decls))
-	for _, fd := range decls {
-		if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
-			declOf[fn] = fd
-		}
-	}
-	order := make([]*ast.FuncDecl, 0, len(decls))
-	seen := make(map[*ast.FuncDecl]bool, len(decls))
-	var visit func(fd *ast.FuncDecl)
-	visit = func(fd *ast.FuncDecl) {
-		if seen[fd] {
-			return
-		}
-		seen[fd] = true
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok {
-				if fn := callee(call); fn != nil && declOf[fn] != nil {
-					visit(declOf[fn])
-				}
-			}
-			return true
-		})
-		order = append(order, fd)
-	}
-	for _, fd := range decls {
-		visit(fd)
-	}
-	return order
 }
 
 func lookupFact[T any, PT interface {
