@@ -446,6 +446,13 @@ func (env *Env) ident(id *ast.Ident, anchored *bool, depth int) string {
 		if def := env.Defs.Single(v); def != nil {
 			return env.render(def, anchored, depth+1)
 		}
+		if env.Defs.bare[v] {
+			// var key string; ...; key = lockKey(id) at the top of the
+			// function: uses after it are that value.
+			if rhs, end, state := env.Defs.reassigned(v); state == once && id.Pos() >= end {
+				return env.render(rhs, anchored, depth+1)
+			}
+		}
 		if call, i := env.Defs.Tuple(v); call != nil && depth < maxDepth {
 			// key, err := s.lockKey(job): one result of the call, named by
 			// the call as a single-valued definition is.
@@ -567,6 +574,8 @@ type Defs struct {
 	// plain holds each variable's `v = x` assignments that are statements
 	// of a function body itself (not nested in an if or a loop).
 	plain map[*types.Var][]*ast.AssignStmt
+	// bare holds the locals declared without a value (var key string).
+	bare map[*types.Var]bool
 	// returned holds, for each function of the package with exactly one
 	// return statement of one result, that result.
 	returned map[*types.Func]ast.Expr
@@ -635,7 +644,7 @@ func (d *Defs) Declared(v *types.Var) (x ast.Expr, reassigned bool) {
 // NewDefs scans files for assignments to local variables.
 func NewDefs(info *types.Info, files []*ast.File) *Defs {
 	d := &Defs{def: map[*types.Var]ast.Expr{}, count: map[*types.Var]int{}, tuple: map[*types.Var]tupleDef{},
-		plain: map[*types.Var][]*ast.AssignStmt{}, returned: map[*types.Func]ast.Expr{}}
+		plain: map[*types.Var][]*ast.AssignStmt{}, bare: map[*types.Var]bool{}, returned: map[*types.Func]ast.Expr{}}
 	varOf := func(e ast.Expr) *types.Var {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		if !ok {
@@ -688,6 +697,9 @@ func NewDefs(info *types.Info, files []*ast.File) *Defs {
 			case *ast.ValueSpec:
 				for i, name := range n.Names {
 					v := varOf(name)
+					if v != nil && len(n.Values) == 0 {
+						d.bare[v] = true
+					}
 					if v == nil || len(n.Values) == 0 {
 						continue
 					}

@@ -160,3 +160,72 @@ func viaLocal(id string) string {
 		t.Errorf("Pretty(%s) = %q, want %q", keys["start"].Exact, got, want)
 	}
 }
+
+// TestBareDeclaredKeys: a local declared without a value and assigned
+// once at the top of its function names what it was assigned; one
+// assigned in a branch, or twice, stays unknown.
+func TestBareDeclaredKeys(t *testing.T) {
+	const src = `package p
+
+func lockKey(id string) string { return "lock:" + id }
+
+func acquire(id string, skip bool) string {
+	var key string
+	if skip {
+		return ""
+	}
+	key = lockKey(id)
+	return key
+}
+
+func release(id string) string {
+	var key string
+	key = lockKey(id)
+	return key
+}
+
+func branch(id string, b bool) string {
+	var key string
+	if b {
+		key = lockKey(id)
+	}
+	return key
+}
+
+func twice(id string) string {
+	var key string
+	key = lockKey(id)
+	key = "other:" + id
+	return key
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	if _, err := (&types.Config{}).Check("p", fset, []*ast.File{f}, info); err != nil {
+		t.Fatal(err)
+	}
+	defs := NewDefs(info, []*ast.File{f})
+	keys := map[string]Key{}
+	for _, d := range f.Decls {
+		fd := d.(*ast.FuncDecl)
+		sig := info.Defs[fd.Name].(*types.Func).Type().(*types.Signature)
+		env := &Env{Info: info, Params: map[*types.Var]int{}, Defs: defs}
+		for i := 0; i < sig.Params().Len(); i++ {
+			env.Params[sig.Params().At(i)] = i
+		}
+		ret := fd.Body.List[len(fd.Body.List)-1].(*ast.ReturnStmt)
+		keys[fd.Name.Name] = env.Of(ret.Results[0])
+	}
+	checkSame(t, keys, []sameCase{
+		{"acquire", "release", true},
+		{"acquire", "branch", false},
+		{"acquire", "twice", false},
+	})
+	if !keys["acquire"].Known() {
+		t.Errorf("acquire's key %v is unknown", keys["acquire"])
+	}
+}
