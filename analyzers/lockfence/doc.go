@@ -31,7 +31,9 @@
 //     is fenced by a Where("fence < ?", f) or WhereLT("fence", f) in its
 //     chain, as gorm's is), a go-redis,
 //     redigo or rueidis write to a key other than the lock, a Lua script
-//     that writes, os.WriteFile, os.Create, os.Rename, os.Remove(All), os.Truncate,
+//     that writes (but not a write after the script compared a value it
+//     read with the caller's: a compare-and-set, or a write checked
+//     against the lock's token, guards itself), os.WriteFile, os.Create, os.Rename, os.Remove(All), os.Truncate,
 //     (*os.File).Write/WriteString.
 //     Writes made inside helpers the section calls count too, when the
 //     helper is a concrete function or method (in this package or

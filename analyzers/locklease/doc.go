@@ -45,16 +45,23 @@
 //     lock, library Extend/Refresh, and methods named like a renewal
 //     (refresh, extend, renew, keepalive) of a type named as a lock.
 //     Reported where the lock-lost reply is dropped (the if chain testing
-//     n == 0 or !ok), else at the renewal. Not reported when a failure branch tells
-//     someone: it sends on or closes a channel, calls a func value (a
-//     cancel), sets a field (exported, or read by something other than
+//     n == 0 or !ok), else at the renewal; once: a renewal inside a helper
+//     that is reported there is not reported again at the helper's call. Not reported when a failure branch tells
+//     someone: it sends on or closes a channel, calls a func value that
+//     returns nothing or an error (a cancel; not nextWait() computing a
+//     delay), sets a field (exported, or read by something other than
 //     the Close/Unlock/Release/Stop that lets go of the lock) or a
 //     package variable, uses sync/atomic, calls
 //     a Cancel/Stop/Close/Notify-like method (not a time.Ticker's or
 //     Timer's own Stop), panics or exits, or returns from a function that
 //     defers a cancel (go func() { defer cancel(); ... if n == 0 {
 //     return } }(): the return runs it; a deferred close(done), wg.Done(),
-//     Go-mutex Unlock or Release tells the holder nothing); nor when
+//     Go-mutex Unlock or Release tells the holder nothing), or returns,
+//     leaving the loop, from a keep-alive helper of the package (it
+//     returns nothing) whose every call is heard: go func() { defer
+//     cancel(); keepUp(ctx, lock) }() cancels, or sends or closes, when
+//     keepUp returns (an atomic "running" flag is bookkeeping, not the
+//     holder hearing); nor when
 //     the outcome is returned, sent or handed to another function (but
 //     an EXPIRE whose reply goes to a blank, _, err := ..., keeps only its
 //     error, and a key found gone reaches no one whatever the error

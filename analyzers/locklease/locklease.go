@@ -33,9 +33,16 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[section.Analyzer].(*section.Result)
 	watched := map[*ast.CallExpr]bool{}
 	defer func() { swallowedRenewals(pass, res, watched) }()
-	for _, r := range watchdogRenewals(pass, res) {
+	renewals := watchdogRenewals(pass, res)
+	droppedAt := map[*ast.CallExpr]ast.Node{}
+	for _, r := range renewals {
 		watched[r.call] = true
 		if at := dropped(pass, r); at != nil {
+			droppedAt[r.call] = at
+		}
+	}
+	for _, r := range renewals {
+		if at := droppedAt[r.call]; at != nil && (r.inner == nil || droppedAt[r.inner] == nil) {
 			pass.Report(analysis.Diagnostic{
 				Pos: at.Pos(), End: at.End(),
 				Related: []analysis.RelatedInformation{{Pos: r.call.Pos(), End: r.call.End(), Message: "the renewal"}},

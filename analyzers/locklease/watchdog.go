@@ -26,6 +26,10 @@ type renewal struct {
 	// value (false, 0: the key is gone) is the only word of a lost lock;
 	// its error says nothing of ownership.
 	reply bool
+	// inner is the renewal inside the helper this call runs (the site of
+	// an op summarised from a helper), or nil: when that one is reported,
+	// this call is not reported again.
+	inner *ast.CallExpr
 }
 
 // watchdogRenewals lists the renewals made in a loop of a goroutine or of
@@ -37,7 +41,7 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 	// Which functions goroutines start, and which are called from loops:
 	// a path per call, so computed only for a package that renews.
 	var started, fromLoop map[*ast.FuncDecl]bool
-	add := func(call *ast.CallExpr, what string, inGo bool, read *ast.CallExpr, reply bool) {
+	add := func(call *ast.CallExpr, what string, inGo bool, read *ast.CallExpr, reply bool, inner *ast.CallExpr) {
 		if seen[call] || lifecycle.IsTestFile(pass.Fset, call.Pos()) {
 			return
 		}
@@ -53,7 +57,7 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 			return
 		}
 		seen[call] = true
-		out = append(out, renewal{call: call, what: what, read: read, reply: reply})
+		out = append(out, renewal{call: call, what: what, read: read, reply: reply, inner: inner})
 	}
 	// Calls that take the lock as well as extend it (a TryLock that
 	// refreshes the lock it holds, or else obtains it): their outcome is
@@ -77,9 +81,13 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 		if op.ReadBefore != nil && op.ReadBefore.Via == nil && op.Via == nil {
 			read = op.ReadBefore.Call
 		}
-		add(op.Call, op.Describe()+" of lock "+op.KeyText(), op.In.InGo, read, !op.Checked && strings.Contains(op.Command, "EXPIRE"))
+		var inner *ast.CallExpr
 		if op.Site != nil && op.Site != op.Call {
-			add(op.Site, op.DescribeAtSite()+" of lock "+op.KeyText(), false, nil, false)
+			inner = op.Site
+		}
+		add(op.Call, op.Describe()+" of lock "+op.KeyText(), op.In.InGo, read, !op.Checked && strings.Contains(op.Command, "EXPIRE"), inner)
+		if inner != nil {
+			add(op.Site, op.DescribeAtSite()+" of lock "+op.KeyText(), false, nil, false, nil)
 		}
 	}
 	if lc := res.Lifecycle; lc != nil {
@@ -104,9 +112,9 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 				return true
 			}
 			if c := locklib.Classify(pass.TypesInfo, call); c != nil && c.Role == locklib.Renew {
-				add(call, c.Name(), false, nil, false)
+				add(call, c.Name(), false, nil, false, nil)
 			} else if name := lockRenewCall(pass.TypesInfo, call); name != "" {
-				add(call, name, false, nil, false)
+				add(call, name, false, nil, false, nil)
 			}
 			return true
 		})
@@ -329,7 +337,7 @@ climb:
 			}
 			return nil // handed to a function that may act on it
 		case *ast.ExprStmt:
-			if keepAliveHelper(pass, r.call) && (deferSignals(pass, body) || signalsAfter(pass, path[i+1:], p)) {
+			if keepAliveHelper(pass, r.call) && hearsReturn(pass, body, path[i+1:], p) {
 				return nil // the helper returns when the lock is lost, and then the holder is told
 			}
 			return r.call
@@ -645,22 +653,48 @@ func signals(pass *analysis.Pass, n ast.Node) bool {
 }
 
 // keepAliveHelper reports whether call runs a function of this package
-// that returns nothing (go func() { defer cancel(); keepUp(ctx, lock) }()):
-// the renewal loop is inside it, and its return is the word of a loss.
+// that returns nothing and loops (go func() { defer cancel(); keepUp(ctx,
+// lock) }()): the renewal loop is inside it, and its return is the word
+// of a loss.
 func keepAliveHelper(pass *analysis.Pass, call *ast.CallExpr) bool {
 	fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
-	return ok && fn.Pkg() == pass.Pkg && fn.Type().(*types.Signature).Results().Len() == 0
+	if !ok || fn.Pkg() != pass.Pkg || fn.Type().(*types.Signature).Results().Len() != 0 {
+		return false
+	}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, isFunc := d.(*ast.FuncDecl); isFunc && fd.Body != nil && pass.TypesInfo.Defs[fd.Name] == fn {
+				return loops(fd.Body)
+			}
+		}
+	}
+	return false
+}
+
+// loops reports whether body has a for or range loop of its own (not in
+// a function literal).
+func loops(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // callersHearReturn reports whether the renewal at the end of path is in
-// a function of this package that returns nothing, not in a literal, and
-// whose every call (there is one at least) is a statement that the
-// holder hears return: its function defers a signal, or a later
-// statement of its block signals. Then a failure branch that returns
-// tells the holder through the caller.
+// a loop of a function of this package that returns nothing, not in a
+// literal, and whose every call (there is one at least) is a statement
+// whose caller hears it return (hearsReturn). Then a failure branch that
+// returns, leaving the loop, tells the holder through the caller.
 func callersHearReturn(pass *analysis.Pass, path []ast.Node) bool {
 	fd := declOf(path)
-	if fd == nil || inFuncLit(path) {
+	if fd == nil || inFuncLit(path) || !inLoop(path) {
 		return false
 	}
 	fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
@@ -676,7 +710,7 @@ func callersHearReturn(pass *analysis.Pass, path []ast.Node) bool {
 			}
 			calls++
 			cp := enclosing(pass, call)
-			if len(cp) < 2 {
+			if len(cp) < 3 {
 				heard = false
 				return true
 			}
@@ -692,7 +726,7 @@ func callersHearReturn(pass *analysis.Pass, path []ast.Node) bool {
 					break
 				}
 			}
-			if !ok || body == nil || !deferSignals(pass, body) && !signalsAfter(pass, cp[2:], st) {
+			if !ok || body == nil || !hearsReturn(pass, body, cp[2:], st) {
 				heard = false
 			}
 			return true
@@ -701,11 +735,24 @@ func callersHearReturn(pass *analysis.Pass, path []ast.Node) bool {
 	return calls > 0 && heard
 }
 
-// signalsAfter reports whether a statement after st in its block (the
-// first node of path) tells the holder.
-func signalsAfter(pass *analysis.Pass, path []ast.Node, st ast.Stmt) bool {
-	if len(path) == 0 {
-		return false
+// hearsReturn reports whether the function with body, calling a keep-alive
+// helper in statement st (path: st's block and outward), cancels when the
+// helper returns: it defers, or runs after st in its block, a cancel (a
+// func value, a Cancel or Notify method), a send or a close. Bookkeeping
+// (an atomic "running" flag, a field) is not the holder hearing.
+func hearsReturn(pass *analysis.Pass, body *ast.BlockStmt, path []ast.Node, st ast.Stmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.DeferStmt:
+			found = found || cancels(pass, n.Call)
+		}
+		return !found
+	})
+	if found || len(path) == 0 {
+		return found
 	}
 	block, ok := path[0].(*ast.BlockStmt)
 	if !ok {
@@ -713,12 +760,39 @@ func signalsAfter(pass *analysis.Pass, path []ast.Node, st ast.Stmt) bool {
 	}
 	after := false
 	for _, s := range block.List {
-		if after && signals(pass, s) {
+		if after && cancels(pass, s) {
 			return true
 		}
 		after = after || s == st
 	}
 	return false
+}
+
+// cancels reports whether n sends, closes a channel, calls a func value
+// that notifies (cancel(), onLost()) or a Cancel or Notify method, also
+// inside a function literal it calls (defer func() { cancel() }()).
+func cancels(pass *analysis.Pass, n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch m := m.(type) {
+		case *ast.SendStmt:
+			found = true
+		case *ast.CallExpr:
+			switch fn := typeutil.Callee(pass.TypesInfo, m).(type) {
+			case *types.Builtin:
+				found = found || fn.Name() == "close"
+			case *types.Var:
+				found = found || notifies(fn)
+			case *types.Func:
+				switch fn.Name() {
+				case "Cancel", "cancel", "Notify", "notify":
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // notifies reports whether a call of the func value v can be a signal:

@@ -3,6 +3,7 @@ package lease
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"time"
 
 	"github.com/bsm/redislock"
@@ -135,4 +136,59 @@ func rawKeptUpSilently(ctx context.Context, token string, work func(context.Cont
 		expireLoopQuietly(ctx, key) // want `this keep-alive renews with EXPIRE \(in lease.expireLoopQuietly at keepup.go:\d+\) of lock key but drops the outcome`
 	}()
 	work(ctx)
+}
+
+// Watched runs expireLoopBookkept, which returns when the lock is lost;
+// the goroutine's deferred atomic store only records that the watchdog
+// stopped: the holder is not told.
+type Watched struct{ running int32 }
+
+func expireLoopBookkept(ctx context.Context, key string) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Second):
+		}
+		if ok, err := rdb.Expire(ctx, key, 3*time.Second).Result(); err != nil || !ok {
+			return
+		}
+	}
+}
+
+func (w *Watched) Lock(ctx context.Context, token string) bool {
+	key := "lock:keepup:bookkept"
+	if ok, _ := rdb.SetNX(ctx, key, token, 3*time.Second).Result(); !ok {
+		return false
+	}
+	go func() {
+		defer atomic.StoreInt32(&w.running, 0)
+		expireLoopBookkept(ctx, key) // want `this keep-alive renews with EXPIRE \(in lease.expireLoopBookkept at keepup.go:\d+\) of lock key but drops the outcome`
+	}()
+	return true
+}
+
+// renewOnce is one step, run on every tick: it returns on success too, so
+// its return says nothing, whatever its caller does next. Reported once,
+// where the reply is dropped, not again at the call in the loop.
+func renewOnce(ctx context.Context, key string) {
+	if err := rdb.Expire(ctx, key, 3*time.Second).Err(); err != nil { // want `this keep-alive renews with EXPIRE of lock key but drops the outcome`
+		return
+	}
+}
+
+func stepped(ctx context.Context, token string, cancel context.CancelFunc) {
+	key := "lock:keepup:stepped"
+	if ok, _ := rdb.SetNX(ctx, key, token, 3*time.Second).Result(); !ok {
+		return
+	}
+	go func() {
+		for range time.Tick(time.Second) {
+			renewOnce(ctx, key)
+			if ctx.Err() != nil {
+				cancel()
+				return
+			}
+		}
+	}()
 }
