@@ -480,7 +480,7 @@ func tellsHolder(pass *analysis.Pass, n ast.Node) bool {
 			}
 			switch fn := typeutil.Callee(pass.TypesInfo, m).(type) {
 			case *types.Var:
-				found = notifies(fn) // cancel(), l.onLost()
+				found = found || notifies(fn) // cancel(), l.onLost(); a later sibling must not undo it
 			case *types.Func:
 				if fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" {
 					found = true
