@@ -34,7 +34,10 @@
 //     that writes (but not a write after the script compared a value it
 //     read with the caller's: a compare-and-set, or a write checked
 //     against the lock's token, guards itself), os.WriteFile, os.Create, os.Rename, os.Remove(All), os.Truncate,
-//     (*os.File).Write/WriteString.
+//     (*os.File).Write/WriteString/WriteAt on a file the function opened or
+//     was passed (a handle kept in a struct field or a package variable,
+//     such as a logger's log file or os.Stdout, is a stream the process
+//     appends to, not what the lock protects).
 //     Writes made inside helpers the section calls count too, when the
 //     helper is a concrete function or method (in this package or
 //     another), or a method of an interface whose only implementation is

@@ -113,7 +113,7 @@ func classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *red
 	case "gorm.io/gorm", "github.com/jinzhu/gorm":
 		return gormWrite(info, defs, w, fn, recv, anyText)
 	case "os":
-		return fileWrite(w, fn, recv)
+		return fileWrite(info, w, fn, recv)
 	case "go.mongodb.org/mongo-driver/mongo", "go.mongodb.org/mongo-driver/v2/mongo":
 		return mongoWrite(info, w, fn, recv, mongoDriverWrites)
 	case "gopkg.in/mgo.v2", "github.com/globalsign/mgo":
@@ -495,21 +495,44 @@ func importsEnt(pkg *types.Package) bool {
 	return false
 }
 
-func fileWrite(w *Write, fn *types.Func, recv string) *Write {
+func fileWrite(info *types.Info, w *Write, fn *types.Func, recv string) *Write {
 	switch {
 	case recv == "" && (fn.Name() == "WriteFile" || fn.Name() == "Create" || fn.Name() == "Rename" ||
 		fn.Name() == "Remove" || fn.Name() == "RemoveAll" || fn.Name() == "Truncate"):
 		w.What = "os." + fn.Name()
 	case recv == "File" && (fn.Name() == "Write" || fn.Name() == "WriteString" || fn.Name() == "WriteAt"):
-		w.What = "(*os.File)." + fn.Name()
-		if sel, ok := ast.Unparen(w.Call.Fun).(*ast.SelectorExpr); ok {
-			w.Values = append(append([]ast.Expr{}, w.Call.Args...), sel.X)
+		sel, ok := ast.Unparen(w.Call.Fun).(*ast.SelectorExpr)
+		if !ok || longLived(info, sel.X) {
+			return nil
 		}
+		w.What = "(*os.File)." + fn.Name()
+		w.Values = append(append([]ast.Expr{}, w.Call.Args...), sel.X)
 	default:
 		return nil
 	}
 	w.Kind = File
 	return w
+}
+
+// longLived reports whether the file handle x is kept in a struct field or
+// a package variable (os.Stdout, a logger's log file opened at startup):
+// a stream the process appends to, not a file a critical section
+// produces. Handles the function opens, or is passed, are files it writes.
+func longLived(info *types.Info, x ast.Expr) bool {
+	var id *ast.Ident
+	switch x := ast.Unparen(x).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return false
+	}
+	v, ok := info.Uses[id].(*types.Var)
+	if !ok {
+		return false
+	}
+	return v.IsField() || v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
 }
 
 // The methods that change documents, by receiver type.
