@@ -33,7 +33,9 @@
 // that); an EXPIRE in the function that acquires, outside a loop or
 // goroutine, which sets up the lock rather than holding it, unless a GET
 // of the lock comes between them: acquire-or-renew, as a leader election
-// runs it each tick (NX failed, GET says the key is ours, EXPIRE), renews.
+// runs it each tick (NX failed, GET says the key is ours, EXPIRE), renews;
+// so does a GET first whose EXPIRE runs on a path that skips the acquire
+// (the key is there and holds our value: extend it; else SET NX).
 //
 // # Why it matters
 //

@@ -13,6 +13,8 @@ import (
 	"github.com/locklint/locklint/analyzers/internal/fixes"
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
+	"github.com/locklint/locklint/analyzers/internal/section"
 )
 
 //go:embed doc.go
@@ -139,7 +141,9 @@ func renewal(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, op *
 // acquire repairs someone else's lock, not a renewal), unless it runs in a
 // goroutine or in a loop that does not also acquire, or it follows a GET
 // of the lock made after the acquire (acquire-or-renew: the NX failed, the
-// value read is the holder's own, so it extends its lease).
+// value read is the holder's own, so it extends its lease), or follows a
+// GET made before the acquire on a path that skips the acquire (GET
+// first: the key is there and holds our value, so extend it; else SET NX).
 func initialTTL(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, op *lifecycle.Op) bool {
 	for _, acq := range l.Acquires {
 		if acq.NoTTL && op.Kind == lifecycle.Expire && acq.In.Decl != op.In.Decl && firstExpire(l, acq) == op {
@@ -148,7 +152,8 @@ func initialTTL(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, o
 		if acq.In.Decl != op.In.Decl || acq.In.Lit != op.In.Lit || op.In.InGo != acq.In.InGo {
 			continue
 		}
-		if r := op.ReadBefore; r != nil && r.In.Decl == acq.In.Decl && r.Pos() > acq.Pos() && !overwrittenBetween(res, l, r, op) {
+		if r := op.ReadBefore; r != nil && r.In.Decl == acq.In.Decl && !overwrittenBetween(res, l, r, op, acq) &&
+			(r.Pos() > acq.Pos() || section.Bypassed(pass.TypesInfo, body(op.In), acq.Call, op.Call)) {
 			continue
 		}
 		if loop := enclosingLoop(pass, op); loop != nil && (acq.Pos() < loop.Pos() || acq.Pos() >= loop.End()) {
@@ -159,14 +164,28 @@ func initialTTL(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, o
 	return false
 }
 
+// body returns the body of the function c is in: the literal's, else the
+// declaration's.
+func body(c redismodel.Context) *ast.BlockStmt {
+	switch {
+	case c.Lit != nil:
+		return c.Lit.Body
+	case c.Decl != nil:
+		return c.Decl.Body
+	}
+	return nil
+}
+
 // overwrittenBetween reports whether the lock's key is written (GETSET,
 // SET) between the GET read and the EXPIRE op in their function: the
 // takeover of an expired timestamp lock (NX failed, GET an old deadline,
 // GETSET a new one, EXPIRE), which takes the lock rather than renewing it.
-func overwrittenBetween(res *lifecycle.Result, l *lifecycle.Lock, read, op *lifecycle.Op) bool {
+// The acquire acq itself, between a GET made first and the EXPIRE, is no
+// such write.
+func overwrittenBetween(res *lifecycle.Result, l *lifecycle.Lock, read, op, acq *lifecycle.Op) bool {
 	env := res.Env(op.In.Decl)
 	for _, c := range res.Calls[op.In.Decl] {
-		if c.Cmd == nil || c.Cmd.Name != "GETSET" && c.Cmd.Name != "SET" || c.Call.Pos() <= read.Pos() || c.Call.Pos() >= op.Pos() {
+		if c.Cmd == nil || c.Cmd.Name != "GETSET" && c.Cmd.Name != "SET" || c.Call.Pos() <= read.Pos() || c.Call.Pos() >= op.Pos() || c.Call == acq.Call {
 			continue
 		}
 		if k := c.Cmd.Key(); k != nil && keyexpr.Same(env.Of(k), l.Key, true) || k != nil && keyexpr.Same(env.Of(k), read.Key, true) {

@@ -231,6 +231,40 @@ func acquireOrRenew(ctx context.Context, id string) bool {
 	return true
 }
 
+// GET first, as a leader election's tick: a missing key is taken with SET
+// NX; a key that holds this replica's id is extended in a separate round
+// trip. The EXPIRE runs on paths that never took the lock in this call:
+// it renews a lease taken on an earlier tick.
+func getFirstAcquireOrRenew(ctx context.Context, id string) bool {
+	v, err := rdb.Get(ctx, "leader:get-first").Result()
+	if errors.Is(err, redis.Nil) {
+		if rdb.SetNX(ctx, "leader:get-first", id, ttl).Val() {
+			return true
+		}
+	} else if err != nil {
+		return false
+	}
+	if v == id {
+		rdb.Expire(ctx, "leader:get-first", ttl) // want `lock "leader:get-first" is read with GET and then renewed with a separate EXPIRE`
+		return true
+	}
+	return false
+}
+
+// Near miss: a GET first to see that the key is free, then SETNX and its
+// EXPIRE. Every path to the EXPIRE took the lock: lockexpiry's SETNX then
+// EXPIRE, no renewal.
+func getFirstThenSetup(ctx context.Context, id string) bool {
+	if rdb.Get(ctx, "leader:check-first").Val() != "" {
+		return false
+	}
+	if !rdb.SetNX(ctx, "leader:check-first", id, 0).Val() {
+		return false
+	}
+	rdb.Expire(ctx, "leader:check-first", ttl)
+	return true
+}
+
 // The takeover of an expired timestamp lock: NX failed, the GET read an
 // old deadline, GETSET wrote a new one and its old value proves the
 // takeover; the EXPIRE gives the taken lock its TTL, no renewal.
