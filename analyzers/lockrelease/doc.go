@@ -21,7 +21,9 @@
 //     if err != nil or if !ok, or after an if ok { ... } without an else
 //     (it runs on both paths): the caller does not hold the lock there,
 //     so the key, if there, may be another holder's. Reported at that
-//     call; not in a function named as a forced release.
+//     call; not in a function named as a forced release, nor for other
+//     keys of the same lock that function deletes there (the keys taken
+//     before a refused one, given back in a loop).
 //
 // A package whose every key goes through one helper (Store, Del and
 // Expire all keyed serialKey(key)) has no lock in that helper's shape: its

@@ -115,7 +115,7 @@ func failedReleases(pass *analysis.Pass) map[*lifecycle.Op]*ast.CallExpr {
 			spans = append(spans, st)
 		}
 		for _, op := range acq.Lock().Ops {
-			if op.Kind != lifecycle.Delete || op.Checked {
+			if op.Kind != lifecycle.Delete || op.Checked || otherInstance(acq, op) {
 				continue
 			}
 			for _, sp := range spans {
@@ -126,6 +126,15 @@ func failedReleases(pass *analysis.Pass) map[*lifecycle.Op]*ast.CallExpr {
 		}
 	}
 	return out
+}
+
+// otherInstance reports whether a delete in the acquire's own function
+// names another key of the same lock family (the keys taken before a
+// refused one, given back in a loop: unlock(h) for h in held): the
+// refused key itself is left alone.
+func otherInstance(acq, op *lifecycle.Op) bool {
+	return op.In.Decl == acq.In.Decl && op.In.Lit == acq.In.Lit &&
+		op.Key.Known() && acq.Key.Known() && op.Key.Exact != acq.Key.Exact
 }
 
 // inFuncLit reports whether call lies in a function literal inside n

@@ -120,3 +120,19 @@ func forceTakeover(id string, work func()) {
 	}
 	work()
 }
+
+// Near miss: when a later key is refused, the keys taken before it are
+// given back. They are this caller's; the refused key is left alone.
+func lockAll(ids []string) error {
+	var held []string
+	for _, id := range ids {
+		if err := lockStatus(id); err != nil {
+			for _, h := range held {
+				unlockStatus(h)
+			}
+			return err
+		}
+		held = append(held, id)
+	}
+	return nil
+}
