@@ -479,7 +479,11 @@ func (env *Env) call(call *ast.CallExpr, anchored *bool, depth int) string {
 	formatted := false // Sprintf with a format that names keys
 	if f, ok := fn.Type().(*types.Signature); ok && f.Recv() == nil && fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && fn.Name() == "Sprintf" && len(call.Args) > 1 {
 		if tv, ok := info.Types[call.Args[0]]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
-			formatted = names(constant.StringVal(tv.Value))
+			format := constant.StringVal(tv.Value)
+			if s, ok := env.plainFormat(format, call.Args[1:], anchored, depth); ok {
+				return s
+			}
+			formatted = names(format)
 		}
 	}
 	for i, a := range call.Args {
@@ -508,6 +512,87 @@ func (env *Env) call(call *ast.CallExpr, anchored *bool, depth int) string {
 	}
 	*anchored = true
 	return "call(" + name + "," + strings.Join(args, ",") + ")"
+}
+
+// plainFormat renders fmt.Sprintf(format, args...) as the concatenation it
+// builds when every verb is a plain %s, %d or %v: Sprintf("lock:%s", id)
+// and "lock:" + id name one key, as do Sprintf("%s:%d", a, n) and
+// a + ":" + strconv.Itoa(n). Flags, widths and other verbs change the
+// text (%05d, %q, %x), so those formats keep their own form (ok false).
+func (env *Env) plainFormat(format string, args []ast.Expr, anchored *bool, depth int) (string, bool) {
+	var pieces []ast.Expr // nil for a constant piece, in texts
+	var texts []string
+	var lit strings.Builder
+	next := 0
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			lit.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(format) {
+			return "", false
+		}
+		i++
+		switch format[i] {
+		case '%':
+			lit.WriteByte('%')
+			continue
+		case 's', 'd', 'v':
+		default:
+			return "", false
+		}
+		if next >= len(args) {
+			return "", false
+		}
+		if tv, ok := env.Info.Types[args[next]]; ok && tv.Value != nil {
+			// A constant argument is text of the format.
+			switch {
+			case tv.Value.Kind() == constant.String && format[i] != 'd':
+				lit.WriteString(constant.StringVal(tv.Value))
+			case tv.Value.Kind() == constant.Int && format[i] != 's':
+				lit.WriteString(tv.Value.ExactString())
+			default:
+				return "", false
+			}
+			next++
+			continue
+		}
+		if lit.Len() > 0 {
+			pieces, texts = append(pieces, nil), append(texts, lit.String())
+			lit.Reset()
+		}
+		pieces, texts = append(pieces, args[next]), append(texts, "")
+		next++
+	}
+	if next != len(args) {
+		return "", false
+	}
+	if lit.Len() > 0 {
+		pieces, texts = append(pieces, nil), append(texts, lit.String())
+	}
+	components := false // as for a concatenation: a constant part names keys
+	for i, p := range pieces {
+		if p == nil && names(texts[i]) {
+			components = true
+		}
+	}
+	parts := make([]string, len(pieces))
+	for i, p := range pieces {
+		switch {
+		case p == nil:
+			*anchored = *anchored || names(texts[i])
+			parts[i] = strconv.Quote(texts[i])
+		case components:
+			parts[i] = env.component(p, anchored, depth+1)
+		default:
+			parts[i] = env.render(p, anchored, depth+1)
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0], true
+	}
+	return "concat(" + strings.Join(parts, ",") + ")", true
 }
 
 // funcValueCall renders a call of a function held in a struct field

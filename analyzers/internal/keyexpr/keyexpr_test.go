@@ -229,3 +229,46 @@ func twice(id string) string {
 		t.Errorf("acquire's key %v is unknown", keys["acquire"])
 	}
 }
+
+// TestPlainFormats: fmt.Sprintf with only plain %s, %d and %v verbs names
+// the key its concatenation names; flags, widths and other verbs do not.
+func TestPlainFormats(t *testing.T) {
+	const src = `package p
+
+import (
+	"fmt"
+	"strconv"
+)
+
+const prefix = "seat_lock:"
+
+func lock(seat string) string { return "seat_lock:" + seat }
+
+func unlock(seat string) string { return fmt.Sprintf("seat_lock:%s", seat) }
+
+func unlockConst(seat string) string { return fmt.Sprintf("%s%v", prefix, seat) }
+
+func job(name string, n int) string { return name + ":job:" + strconv.Itoa(n) }
+
+func jobf(name string, n int) string { return fmt.Sprintf("%s:job:%d", name, n) }
+
+func padded(name string, n int) string { return fmt.Sprintf("%s:job:%05d", name, n) }
+
+func quoted(seat string) string { return fmt.Sprintf("seat_lock:%q", seat) }
+
+func fixed() string { return fmt.Sprintf("lock:%s:%d", "report", 7) }
+
+func fixedConcat() string { return "lock:report:7" }
+
+func order(id string) string { return fmt.Sprintf("order_lock:%s", id) }
+`
+	checkSame(t, renderReturns(t, src), []sameCase{
+		{"lock", "unlock", true},
+		{"lock", "unlockConst", true},
+		{"job", "jobf", true},
+		{"jobf", "padded", false},
+		{"lock", "quoted", false},
+		{"fixed", "fixedConcat", true},
+		{"unlock", "order", false},
+	})
+}

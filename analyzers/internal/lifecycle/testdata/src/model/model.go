@@ -24,7 +24,7 @@ const releaseSrc = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.c
 
 func goredis(ctx context.Context, id string) {
 	key := fmt.Sprintf("lock:%s", id)
-	rdb.SetNX(ctx, key, "tok", 10*time.Second) // want `lock call\(fmt.Sprintf,"lock:%s",\*\): delete; delete checked; delete checked; read; delete`
+	rdb.SetNX(ctx, key, "tok", 10*time.Second) // want `lock concat\("lock:",\*\): delete; delete checked; delete checked; read; delete`
 	rdb.Del(ctx, fmt.Sprintf("lock:%s", id))
 	unlock.Run(ctx, rdb, []string{key}, "tok")
 	rdb.Eval(ctx, releaseSrc, []string{key}, "tok")
