@@ -67,6 +67,10 @@
 // library call, a wrapper with a fact, or a
 // method of an interface implemented in another package that is named
 // as taking a lock and returns (bool, error) (AcquireOrderLock, TryLock).
+// A wrapper without a bool result whose error says whether the lock is
+// held (the refusal, if !ok, returns an error) fails open the same way
+// when the NX's error branch returns a nil error beside a usable handle
+// (return func() {}, nil: "degrade, the database still protects us").
 // An INCR lock (the first to count to 1 holds it) is read the way its
 // wrapper answers: one that returns n > 1 answers "held by someone
 // else", so for it the failure branch fails open when it returns false

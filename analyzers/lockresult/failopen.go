@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -18,6 +19,7 @@ import (
 // way round, or not at all, through a helper.
 func (r *runner) misreads(fd *ast.FuncDecl) {
 	r.failOpen(fd)
+	r.failOpenByError(fd)
 	r.droppedHelperAcquires(fd)
 	r.inverted(fd)
 	r.misreadScripts(fd)
@@ -133,6 +135,141 @@ func (r *runner) failOpen(fd *ast.FuncDecl) {
 			break
 		}
 	}
+}
+
+// failOpenByError reports acquire wrappers without a bool result whose
+// error says whether the lock is held: the refusal (if !ok) returns an
+// error, so callers take a nil error for "held", yet the acquire's own
+// error branch returns nil with a usable handle (return func() {}, nil):
+// on a Redis error every caller runs the critical section unlocked.
+func (r *runner) failOpenByError(fd *ast.FuncDecl) {
+	info := r.pass.TypesInfo
+	fn, ok := info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return
+	}
+	results := fn.Type().(*types.Signature).Results()
+	if results.Len() == 0 || !isError(results.At(results.Len()-1).Type()) {
+		return
+	}
+	for i := 0; i < results.Len(); i++ {
+		if isBoolType(results.At(i).Type()) {
+			return // failOpen's
+		}
+	}
+	for _, c := range r.res.Calls[fd] {
+		if c.Cmd == nil {
+			continue
+		}
+		name := failOpenAcquire(info, c.Cmd)
+		if name == "" {
+			continue
+		}
+		if op := r.acquireOp(fd, c.Call); op == nil || !lockLike(op, fd) || !refusalReturnsError(info, fd, results, c.Call) {
+			continue
+		}
+		rets, ok := section.FailureReturns(info, fd, c.Call)
+		if !ok {
+			continue
+		}
+		for _, ret := range rets {
+			if len(ret.Results) != results.Len() || errorReturned(info, results, ret) || returnsNil(info, results, ret) {
+				continue
+			}
+			r.pass.Report(analysis.Diagnostic{
+				Pos: c.Call.Pos(), End: c.Call.End(),
+				Message: fmt.Sprintf("when %s fails (Redis unreachable, a timeout), %s returns a nil error, its answer for a lock it holds "+
+					"(a refused lock returns an error): its callers run the critical section without the lock, while another holder may be inside; "+
+					"return the error (a deliberate fail-open still runs the section unlocked)", name, fd.Name.Name),
+				Related: []analysis.RelatedInformation{{Pos: ret.Pos(), End: ret.End(), Message: "nil error returned after the acquire failed"}},
+			})
+			break
+		}
+	}
+}
+
+// refusalReturnsError reports whether fd answers a refused acquire (the
+// bool reply of call tested false: if !ok) with a non-nil error.
+func refusalReturnsError(info *types.Info, fd *ast.FuncDecl, results *types.Tuple, call *ast.CallExpr) bool {
+	ok := replyBool(info, fd, call)
+	if ok == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit || found {
+			return false
+		}
+		ifs, isIf := n.(*ast.IfStmt)
+		if !isIf || !negates(info, ifs.Cond, ok) {
+			return true
+		}
+		for _, st := range ifs.Body.List {
+			if ret, isRet := st.(*ast.ReturnStmt); isRet && len(ret.Results) == results.Len() && errorReturned(info, results, ret) {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// replyBool returns the variable that holds call's bool reply (ok in ok,
+// err := rdb.SetNX(...).Result()), or nil.
+func replyBool(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) types.Object {
+	var found types.Object
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		as, isAssign := n.(*ast.AssignStmt)
+		if !isAssign || found != nil || len(as.Rhs) != 1 || len(as.Lhs) == 0 {
+			return found == nil
+		}
+		rhs := ast.Unparen(as.Rhs[0])
+		if c, isCall := rhs.(*ast.CallExpr); rhs != ast.Expr(call) && (!isCall || !isMethodOn(c, call)) {
+			return true
+		}
+		if id, isIdent := ast.Unparen(as.Lhs[0]).(*ast.Ident); isIdent && id.Name != "_" {
+			if obj := info.ObjectOf(id); obj != nil && isBoolType(obj.Type()) {
+				found = obj
+			}
+		}
+		return false
+	})
+	return found
+}
+
+// isMethodOn reports whether c calls a method on call's value
+// (call.Result()).
+func isMethodOn(c, call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	return ok && ast.Unparen(sel.X) == ast.Expr(call)
+}
+
+// negates reports whether cond is !v or v == false.
+func negates(info *types.Info, cond ast.Expr, v types.Object) bool {
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		id, ok := ast.Unparen(e.X).(*ast.Ident)
+		return ok && e.Op == token.NOT && info.ObjectOf(id) == v
+	case *ast.BinaryExpr:
+		id, ok := ast.Unparen(e.X).(*ast.Ident)
+		return ok && e.Op == token.EQL && info.ObjectOf(id) == v && isFalse(info, e.Y)
+	}
+	return false
+}
+
+// returnsNil reports whether a return hands back a nil value beside its
+// error (return nil, nil): the caller can still tell from the handle.
+func returnsNil(info *types.Info, results *types.Tuple, ret *ast.ReturnStmt) bool {
+	for i := 0; i < results.Len()-1 && i < len(ret.Results); i++ {
+		if tv, ok := info.Types[ret.Results[i]]; ok && tv.IsNil() {
+			return true
+		}
+	}
+	return false
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
 }
 
 // incrAnswer reads which way round a wrapper of an INCR lock answers: it
