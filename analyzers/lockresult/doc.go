@@ -125,8 +125,10 @@
 // to the caller (see wrappers) or stored in fields; SET NX used as a
 // set-once value (a cache fill, a feature flag, a one-time code read back
 // with GETDEL); a failure branch that sets a flag or an error before
-// falling through, or ends in return, continue, break, panic, os.Exit or
-// log.Fatal; an EXPIRE on the failure path (repairing a lock left without
+// falling through, or ends in return, continue, break, panic, os.Exit,
+// log.Fatal or a logger's Fatal or Panic (zap, logrus, the project's own:
+// a method so named that returns nothing); an EXPIRE on the failure path
+// (repairing a lock left without
 // a TTL is deliberate).
 //
 // # Why it matters

@@ -403,7 +403,9 @@ func (b *builder) cfgOf(fn ast.Node) *cfg.CFG {
 func (b *builder) mayReturn(call *ast.CallExpr) bool { return MayReturn(b.pass.TypesInfo, call) }
 
 // MayReturn reports whether a call may return to its caller: not panic,
-// os.Exit, runtime.Goexit, log.Fatal*/Panic*, testing's Fatal/Skip.
+// os.Exit, runtime.Goexit, log.Fatal*/Panic*, testing's Fatal/Skip, nor
+// a logger's Fatal or Panic that returns nothing (zap, logrus, klog and
+// projects' own loggers name so the calls that exit or panic).
 func MayReturn(info *types.Info, call *ast.CallExpr) bool {
 	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
 		if _, ok := info.Uses[id].(*types.Builtin); ok && id.Name == "panic" {
@@ -418,6 +420,10 @@ func MayReturn(info *types.Info, call *ast.CallExpr) bool {
 	case "os.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln",
 		"testing.Fatal", "testing.Fatalf", "testing.FailNow", "testing.Skip", "testing.Skipf", "testing.SkipNow":
 		return false
+	}
+	switch fn.Name() {
+	case "Fatal", "Fatalf", "Fatalln", "Fatalw", "Panic", "Panicf", "Panicln", "Panicw":
+		return fn.Type().(*types.Signature).Results().Len() > 0
 	}
 	return true
 }

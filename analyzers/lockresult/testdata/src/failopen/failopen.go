@@ -49,3 +49,36 @@ func (s *Service) locked(ctx context.Context, id string) bool {
 	}
 	return held
 }
+
+// appLogger is a project's own logger: Fatal exits, Error returns.
+type appLogger struct{}
+
+func (appLogger) Fatal(msg string, err error) { panic(msg + ": " + err.Error()) }
+
+func (appLogger) Error(msg string, err error) {}
+
+var logger appLogger
+
+// The error is only logged, and the code goes on to "return true".
+func (s *Service) acquireLogged(ctx context.Context, id string) bool {
+	ok, err := s.cache.AcquireOrderLock(ctx, id, time.Minute) // want `when AcquireOrderLock fails \(Redis unreachable, a timeout\), acquireLogged returns true`
+	if err != nil {
+		logger.Error("lock store unreachable", err)
+	}
+	if !ok {
+		return false
+	}
+	return true
+}
+
+// Near miss: a logger's Fatal does not return.
+func (s *Service) acquireOrExit(ctx context.Context, id string) bool {
+	ok, err := s.cache.AcquireOrderLock(ctx, id, time.Minute)
+	if err != nil {
+		logger.Fatal("lock store unreachable", err)
+	}
+	if !ok {
+		return false
+	}
+	return true
+}
