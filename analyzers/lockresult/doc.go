@@ -128,8 +128,7 @@
 // falling through, or ends in return, continue, break, panic, os.Exit,
 // log.Fatal or a logger's Fatal or Panic (zap, logrus, the project's own:
 // a method so named that returns nothing); an EXPIRE on the failure path
-// (repairing a lock left without
-// a TTL is deliberate).
+// (repairing a lock left without a TTL is deliberate).
 //
 // # Why it matters
 //
