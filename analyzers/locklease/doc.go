@@ -65,7 +65,10 @@
 //     the outcome is returned, sent or handed to another function (but
 //     an EXPIRE whose reply goes to a blank, _, err := ..., keeps only its
 //     error, and a key found gone reaches no one whatever the error
-//     reaches); nor
+//     reaches; and a branch for the library's lost-lock error, if err ==
+//     redislock.ErrNotObtained { break }, that tells nobody is a dropped
+//     loss whatever another branch does with a Redis error, log.Fatal
+//     included, unless the code after the loop it leaves tells); nor
 //     when the step reads the lock with a GET before an EXPIRE and, on a
 //     test of that read (key gone, another token), tells the holder as a
 //     failure branch would (cancels, closes a channel, clears

@@ -380,7 +380,7 @@ climb:
 	}
 	// Every if testing the outcome, and every other read of it.
 	reaches := false
-	var atValue ast.Node
+	var atValue, lostAt ast.Node           // lostAt: the test of a lost lock whose branch tells nobody
 	chain := map[*ast.IfStmt]*ast.IfStmt{} // else-if -> the if that starts its chain
 	ast.Inspect(body, func(n ast.Node) bool {
 		if reaches {
@@ -396,6 +396,9 @@ climb:
 				chain[e] = head // if err != nil {...} else if n == 0 {...}: one handling
 			}
 			if n == cond || mentions(info, n.Cond, vars) {
+				if lostAt == nil && lostBranchSilent(pass, body, path, n, vars) {
+					lostAt = n.Cond
+				}
 				if signals(pass, n.Body) || n.Else != nil && signals(pass, n.Else) {
 					reaches = true
 				}
@@ -438,6 +441,8 @@ climb:
 		return true
 	})
 	switch {
+	case reaches && lostAt != nil:
+		return r.call // the branch for a lost lock tells nobody, whatever the others do
 	case reaches:
 		return nil
 	case atValue != nil:

@@ -52,3 +52,56 @@ func refresherCancels(ctx context.Context, lock *redislock.Lock, cancel context.
 		}
 	}()
 }
+
+// A refresher whose Redis errors exit the process but whose lost lock only
+// ends the keep-alive: the branch for a lost lock tells nobody, and the
+// holder goes on enqueueing without the lock.
+func refresherExitsOnErrorOnly(ctx context.Context, lock *redislock.Lock) {
+	go func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for range t.C {
+			err := lock.Refresh(ctx, 5*time.Second, nil) // want `this keep-alive renews with redislock Lock.Refresh but drops the outcome`
+			if err == redislock.ErrNotObtained {
+				break
+			} else if err != nil {
+				log.Fatalf("refresh: %v", err)
+			}
+		}
+	}()
+}
+
+// Near miss: the lost branch cancels the holder's work.
+func refresherCancelsOnLoss(ctx context.Context, lock *redislock.Lock, cancel context.CancelFunc) {
+	go func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for range t.C {
+			err := lock.Refresh(ctx, 5*time.Second, nil)
+			if err == redislock.ErrNotObtained {
+				cancel()
+				break
+			} else if err != nil {
+				log.Fatalf("refresh: %v", err)
+			}
+		}
+	}()
+}
+
+// Near miss: the lost branch leaves the loop, and the code after the loop
+// tells the holder.
+func refresherCancelsAfterLoop(ctx context.Context, lock *redislock.Lock, lost chan<- struct{}) {
+	go func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for range t.C {
+			err := lock.Refresh(ctx, 5*time.Second, nil)
+			if errors.Is(err, redislock.ErrNotObtained) {
+				break
+			} else if err != nil {
+				log.Fatalf("refresh: %v", err)
+			}
+		}
+		close(lost)
+	}()
+}
