@@ -39,7 +39,9 @@
 //   - a keep-alive that drops a failed renewal: an EXPIRE, an owner-checked
 //     extend script or a library Extend/Refresh of a lock, run in a loop
 //     of a goroutine (or of a function started with go, named as a
-//     watchdog, or called from such a loop), whose outcome is thrown away,
+//     watchdog, or called from such a loop, or of a function nothing in
+//     its package calls whose loop waits on a ticker or timer each
+//     round: another package starts it), whose outcome is thrown away,
 //     only logged, or tested by branches that only log, return, break or
 //     go on (errors.Is and errors.As test the error; they tell nobody). Renewals are raw EXPIRE/PEXPIRE and extend scripts of a
 //     lock, library Extend/Refresh, and methods named like a renewal

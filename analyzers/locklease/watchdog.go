@@ -2,6 +2,7 @@ package locklease
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -40,17 +41,20 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 	seen := map[*ast.CallExpr]bool{}
 	// Which functions goroutines start, and which are called from loops:
 	// a path per call, so computed only for a package that renews.
-	var started, fromLoop map[*ast.FuncDecl]bool
+	var started, fromLoop, called map[*ast.FuncDecl]bool
 	add := func(call *ast.CallExpr, what string, inGo bool, read *ast.CallExpr, reply bool, inner *ast.CallExpr) {
 		if seen[call] || lifecycle.IsTestFile(pass.Fset, call.Pos()) {
 			return
 		}
 		if started == nil {
-			started, fromLoop = watchdogFuncs(pass)
+			started, fromLoop, called = watchdogFuncs(pass)
 		}
 		path := enclosing(pass, call)
 		fd := declOf(path)
-		looping := inLoop(path) && (inGo || goStarted(path) || watchdogNamed(path) || fd != nil && started[fd]) ||
+		// A function with a ticker loop that nothing here calls is started
+		// elsewhere (go cache.ContinueLock(lock, stop) in another package).
+		periodic := fd != nil && !called[fd] && tickerLoop(pass.TypesInfo, path)
+		looping := inLoop(path) && (inGo || goStarted(path) || watchdogNamed(path) || fd != nil && started[fd] || periodic) ||
 			goStarted(path) // a goroutine that renews once is a keep-alive too
 		helper := fd != nil && fromLoop[fd] && !inFuncLit(path) // a renewTTL called from the loop
 		if !looping && !helper {
@@ -159,9 +163,10 @@ func lockRenewCall(info *types.Info, call *ast.CallExpr) string {
 }
 
 // watchdogFuncs returns the declared functions the package starts with
-// go (go l.watchdog(ctx)), and those called from a loop that runs in a
-// goroutine or such a function (a renewTTL helper of a ticker loop).
-func watchdogFuncs(pass *analysis.Pass) (started, fromLoop map[*ast.FuncDecl]bool) {
+// go (go l.watchdog(ctx)), those called from a loop that runs in a
+// goroutine or such a function (a renewTTL helper of a ticker loop), and
+// all those it calls (go statements count: they call too).
+func watchdogFuncs(pass *analysis.Pass) (started, fromLoop, called map[*ast.FuncDecl]bool) {
 	decls := map[*types.Func]*ast.FuncDecl{}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -172,7 +177,7 @@ func watchdogFuncs(pass *analysis.Pass) (started, fromLoop map[*ast.FuncDecl]boo
 			}
 		}
 	}
-	started, fromLoop = map[*ast.FuncDecl]bool{}, map[*ast.FuncDecl]bool{}
+	started, fromLoop, called = map[*ast.FuncDecl]bool{}, map[*ast.FuncDecl]bool{}, map[*ast.FuncDecl]bool{}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if g, ok := n.(*ast.GoStmt); ok {
@@ -193,6 +198,7 @@ func watchdogFuncs(pass *analysis.Pass) (started, fromLoop map[*ast.FuncDecl]boo
 			if !ok || decls[fn.Origin()] == nil {
 				return true
 			}
+			called[decls[fn.Origin()]] = true
 			path := enclosing(pass, call)
 			fd := declOf(path)
 			if inLoop(path) && (goStarted(path) || watchdogNamed(path) || fd != nil && started[fd]) {
@@ -201,7 +207,7 @@ func watchdogFuncs(pass *analysis.Pass) (started, fromLoop map[*ast.FuncDecl]boo
 			return true
 		})
 	}
-	return started, fromLoop
+	return started, fromLoop, called
 }
 
 // declOf returns the declared function around a path, nil inside none.
@@ -248,6 +254,76 @@ func inLoop(path []ast.Node) bool {
 		case *ast.FuncLit, *ast.FuncDecl:
 			return false
 		}
+	}
+	return false
+}
+
+// tickerLoop reports whether the innermost loop around the call waits
+// for a ticker or timer each round (for range t.C, a select case on t.C
+// or time.After): a renewal on a period is a keep-alive, whoever starts
+// its function (go cache.ContinueLock(lock, stop) in another package).
+func tickerLoop(info *types.Info, path []ast.Node) bool {
+	for _, n := range path {
+		switch loop := n.(type) {
+		case *ast.RangeStmt:
+			return timerChan(info, loop.X) || waitsOnTimer(info, loop.Body)
+		case *ast.ForStmt:
+			return waitsOnTimer(info, loop.Body)
+		case *ast.FuncLit, *ast.FuncDecl:
+			return false
+		}
+	}
+	return false
+}
+
+// waitsOnTimer reports whether body, outside nested loops and functions,
+// has a select case that receives from a ticker's or timer's channel or
+// from time.After/time.Tick.
+func waitsOnTimer(info *types.Info, body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+			return false
+		case *ast.CommClause:
+			var recv ast.Expr
+			switch c := n.Comm.(type) {
+			case *ast.ExprStmt:
+				recv = c.X
+			case *ast.AssignStmt:
+				if len(c.Rhs) == 1 {
+					recv = c.Rhs[0]
+				}
+			}
+			if u, ok := ast.Unparen(recv).(*ast.UnaryExpr); ok && u.Op == token.ARROW && timerChan(info, u.X) {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// timerChan reports whether e is a time.Ticker's or Timer's C, or a call of
+// time.After or time.Tick.
+func timerChan(info *types.Info, e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		if e.Sel.Name != "C" {
+			return false
+		}
+		t := info.TypeOf(e.X)
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		n, ok := t.(*types.Named)
+		return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && (n.Obj().Name() == "Ticker" || n.Obj().Name() == "Timer")
+	case *ast.CallExpr:
+		fn, _ := typeutil.Callee(info, e).(*types.Func)
+		return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time" && (fn.Name() == "After" || fn.Name() == "Tick")
 	}
 	return false
 }
