@@ -167,13 +167,10 @@ func initialTTL(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, o
 // body returns the body of the function c is in: the literal's, else the
 // declaration's.
 func body(c redismodel.Context) *ast.BlockStmt {
-	switch {
-	case c.Lit != nil:
+	if c.Lit != nil {
 		return c.Lit.Body
-	case c.Decl != nil:
-		return c.Decl.Body
 	}
-	return nil
+	return section.FuncBody(c.Decl)
 }
 
 // overwrittenBetween reports whether the lock's key is written (GETSET,

@@ -143,6 +143,22 @@ func Field(t types.Type, name string) Key {
 	return FromExact("field("+typeName(t)+"."+name+")", true)
 }
 
+// VarOf returns the variable an identifier or a selector names (v,
+// pkg.Name, x.field), or nil.
+func VarOf(info *types.Info, e ast.Expr) *types.Var {
+	var id *ast.Ident
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	default:
+		return nil
+	}
+	v, _ := info.Uses[id].(*types.Var)
+	return v
+}
+
 // Same reports whether a and b name the same key. sameFunc says whether
 // both were rendered in the same function (so locals are comparable).
 func Same(a, b Key, sameFunc bool) bool {

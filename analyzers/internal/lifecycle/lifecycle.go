@@ -930,18 +930,8 @@ func (b *builder) scriptAt(e ast.Expr) *luascript.Script {
 	if tv, ok := b.pass.TypesInfo.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
 		return luascript.Parse(constant.StringVal(tv.Value))
 	}
-	var id *ast.Ident
-	switch x := ast.Unparen(e).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	}
-	if id == nil {
-		return nil
-	}
-	v, ok := b.pass.TypesInfo.Uses[id].(*types.Var)
-	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
+	v := keyexpr.VarOf(b.pass.TypesInfo, e)
+	if v == nil || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
 		return nil
 	}
 	if v.Pkg() == b.pass.Pkg {

@@ -519,20 +519,8 @@ func fileWrite(info *types.Info, w *Write, fn *types.Func, recv string) *Write {
 // a stream the process appends to, not a file a critical section
 // produces. Handles the function opens, or is passed, are files it writes.
 func longLived(info *types.Info, x ast.Expr) bool {
-	var id *ast.Ident
-	switch x := ast.Unparen(x).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
-		return false
-	}
-	v, ok := info.Uses[id].(*types.Var)
-	if !ok {
-		return false
-	}
-	return v.IsField() || v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+	v := keyexpr.VarOf(info, x)
+	return v != nil && (v.IsField() || v.Pkg() != nil && v.Parent() == v.Pkg().Scope())
 }
 
 // The methods that change documents, by receiver type.
