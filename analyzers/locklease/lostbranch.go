@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/locklint/locklint/analyzers/internal/fixes"
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"github.com/locklint/locklint/analyzers/internal/section"
 )
@@ -103,12 +104,7 @@ func loopBreak(body *ast.BlockStmt) *ast.BranchStmt {
 // its block; nil when br leaves a switch or select instead (the keep-alive
 // goes on) or the loop cannot be placed.
 func brokenLoop(pass *analysis.Pass, br *ast.BranchStmt) (ast.Stmt, []ast.Stmt) {
-	var file *ast.File
-	for _, f := range pass.Files {
-		if f.FileStart <= br.Pos() && br.Pos() < f.FileEnd {
-			file = f
-		}
-	}
+	file := fixes.File(pass, br.Pos())
 	if file == nil {
 		return nil, nil
 	}

@@ -533,13 +533,19 @@ climb:
 // the goroutine saying it has ended, to whoever stops it; a deferred
 // Unlock of a Go mutex, a Release or a wg.Done tells the holder nothing.
 func deferSignals(pass *analysis.Pass, body *ast.BlockStmt) bool {
+	return defers(body, func(call *ast.CallExpr) bool { return tellsHolder(pass, call) })
+}
+
+// defers reports whether the function with body defers a call that
+// matches (not counting defers of function literals inside it).
+func defers(body *ast.BlockStmt, match func(*ast.CallExpr) bool) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.DeferStmt:
-			found = found || tellsHolder(pass, n.Call)
+			found = found || match(n.Call)
 		}
 		return !found
 	})
@@ -822,16 +828,7 @@ func callersHearReturn(pass *analysis.Pass, path []ast.Node) bool {
 // func value, a Cancel or Notify method), a send or a close. Bookkeeping
 // (an atomic "running" flag, a field) is not the holder hearing.
 func hearsReturn(pass *analysis.Pass, body *ast.BlockStmt, path []ast.Node, st ast.Stmt) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.DeferStmt:
-			found = found || cancels(pass, n.Call)
-		}
-		return !found
-	})
+	found := defers(body, func(call *ast.CallExpr) bool { return cancels(pass, call) })
 	if found || len(path) == 0 {
 		return found
 	}

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/locklint/locklint/analyzers/internal/fixes"
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/section"
 )
@@ -157,17 +158,20 @@ func (r *runner) failOpenByError(fd *ast.FuncDecl) {
 			return // failOpen's
 		}
 	}
+	file := fixes.File(r.pass, fd.Pos())
 	for _, c := range r.res.Calls[fd] {
-		if c.Cmd == nil {
+		if c.Cmd == nil || file == nil {
 			continue
 		}
-		name := failOpenAcquire(info, c.Cmd)
-		if name == "" {
+		a := rawAcquire(info, c.Cmd)
+		if a == nil {
 			continue
 		}
-		if op := r.acquireOp(fd, c.Call); op == nil || !lockLike(op, fd) || !refusalReturnsError(info, fd, results, c.Call) {
+		held := outcomeOf(info, file, fd, a).ok.v // ok in ok, err := rdb.SetNX(...).Result()
+		if op := r.acquireOp(fd, c.Call); op == nil || !lockLike(op, fd) || held == nil || !refusalReturnsError(info, fd, results, held) {
 			continue
 		}
+		name := a.name
 		rets, ok := section.FailureReturns(info, fd, c.Call)
 		if !ok {
 			continue
@@ -188,13 +192,9 @@ func (r *runner) failOpenByError(fd *ast.FuncDecl) {
 	}
 }
 
-// refusalReturnsError reports whether fd answers a refused acquire (the
-// bool reply of call tested false: if !ok) with a non-nil error.
-func refusalReturnsError(info *types.Info, fd *ast.FuncDecl, results *types.Tuple, call *ast.CallExpr) bool {
-	ok := replyBool(info, fd, call)
-	if ok == nil {
-		return false
-	}
+// refusalReturnsError reports whether fd answers a refused acquire (its
+// bool reply ok tested false: if !ok) with a non-nil error.
+func refusalReturnsError(info *types.Info, fd *ast.FuncDecl, results *types.Tuple, ok *types.Var) bool {
 	found := false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		if _, lit := n.(*ast.FuncLit); lit || found {
@@ -214,38 +214,8 @@ func refusalReturnsError(info *types.Info, fd *ast.FuncDecl, results *types.Tupl
 	return found
 }
 
-// replyBool returns the variable that holds call's bool reply (ok in ok,
-// err := rdb.SetNX(...).Result()), or nil.
-func replyBool(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) types.Object {
-	var found types.Object
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		as, isAssign := n.(*ast.AssignStmt)
-		if !isAssign || found != nil || len(as.Rhs) != 1 || len(as.Lhs) == 0 {
-			return found == nil
-		}
-		rhs := ast.Unparen(as.Rhs[0])
-		if c, isCall := rhs.(*ast.CallExpr); rhs != ast.Expr(call) && (!isCall || !isMethodOn(c, call)) {
-			return true
-		}
-		if id, isIdent := ast.Unparen(as.Lhs[0]).(*ast.Ident); isIdent && id.Name != "_" {
-			if obj := info.ObjectOf(id); obj != nil && isBoolType(obj.Type()) {
-				found = obj
-			}
-		}
-		return false
-	})
-	return found
-}
-
-// isMethodOn reports whether c calls a method on call's value
-// (call.Result()).
-func isMethodOn(c, call *ast.CallExpr) bool {
-	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
-	return ok && ast.Unparen(sel.X) == ast.Expr(call)
-}
-
 // negates reports whether cond is !v or v == false.
-func negates(info *types.Info, cond ast.Expr, v types.Object) bool {
+func negates(info *types.Info, cond ast.Expr, v *types.Var) bool {
 	switch e := ast.Unparen(cond).(type) {
 	case *ast.UnaryExpr:
 		id, ok := ast.Unparen(e.X).(*ast.Ident)
