@@ -56,7 +56,7 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 				if what == "" {
 					return true
 				}
-				rets, ok := section.FailureReturns(info, fd, call)
+				rets, ok := section.FailureReturns(info, res.Exits.MayReturn, fd, call)
 				if !ok {
 					return true
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/locklint/locklint/analyzers/internal/fixes"
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+	"github.com/locklint/locklint/analyzers/internal/noreturn"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
 	"github.com/locklint/locklint/analyzers/internal/section"
 )
@@ -25,7 +26,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:             "lockrenew",
 	Doc:              docs.Extract(doc, "lockrenew"),
 	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/lockrenew/doc.go",
-	Requires:         []*analysis.Analyzer{lifecycle.Analyzer},
+	Requires:         []*analysis.Analyzer{lifecycle.Analyzer, noreturn.Analyzer},
 	Run:              run,
 	RunDespiteErrors: true,
 }
@@ -153,7 +154,7 @@ func initialTTL(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, o
 			continue
 		}
 		if r := op.ReadBefore; r != nil && r.In.Decl == acq.In.Decl && !overwrittenBetween(res, l, r, op, acq) &&
-			(r.Pos() > acq.Pos() || section.Bypassed(pass.TypesInfo, body(op.In), acq.Call, op.Call)) {
+			(r.Pos() > acq.Pos() || section.Bypassed(pass.ResultOf[noreturn.Analyzer].(*noreturn.Result).MayReturn, body(op.In), acq.Call, op.Call)) {
 			continue
 		}
 		if loop := enclosingLoop(pass, op); loop != nil && (acq.Pos() < loop.Pos() || acq.Pos() >= loop.End()) {

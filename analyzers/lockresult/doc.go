@@ -127,7 +127,10 @@
 // with GETDEL); a failure branch that sets a flag or an error before
 // falling through, or ends in return, continue, break, panic, os.Exit,
 // log.Fatal or a logger's Fatal or Panic (zap, logrus, the project's own:
-// a method so named that returns nothing); an EXPIRE on the failure path
+// a method so named that returns nothing), or a project's helper that
+// exits or panics, in any package (fail(msg) around log.Fatal, or
+// HandleError(err) that panics when err is not nil, called where err is
+// known not to be nil); an EXPIRE on the failure path
 // (repairing a lock left without a TTL is deliberate).
 //
 // # Why it matters

@@ -17,6 +17,7 @@ import (
 	"github.com/locklint/locklint/analyzers/internal/fixes"
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
+	"github.com/locklint/locklint/analyzers/internal/noreturn"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
 	"github.com/locklint/locklint/analyzers/internal/soleimpl"
 )
@@ -29,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:             "lockresult",
 	Doc:              docs.Extract(doc, "lockresult"),
 	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/lockresult/doc.go",
-	Requires:         []*analysis.Analyzer{lifecycle.Analyzer},
+	Requires:         []*analysis.Analyzer{lifecycle.Analyzer, noreturn.Analyzer},
 	Run:              run,
 	RunDespiteErrors: true,
 	FactTypes:        []analysis.Fact{new(AcquireFact)},
@@ -40,7 +41,7 @@ const instead = "safelock.Locker.TryAcquire, which returns ErrNotAcquired when a
 func run(pass *analysis.Pass) (any, error) {
 	lifecycle.SilenceTests(pass)
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
-	r := &runner{pass: pass, res: res, cfgs: map[ast.Node]*cfg.CFG{}, cases: map[*ast.CaseClause]*ast.SwitchStmt{}, facts: map[*types.Func]*AcquireFact{}}
+	r := &runner{pass: pass, res: res, exits: pass.ResultOf[noreturn.Analyzer].(*noreturn.Result), cfgs: map[ast.Node]*cfg.CFG{}, cases: map[*ast.CaseClause]*ast.SwitchStmt{}, facts: map[*types.Func]*AcquireFact{}}
 	if len(res.Calls) == 0 && !locklib.ImportsLib(pass.Pkg) {
 		// No Redis here, but a lock behind another package's interface
 		// can still be misread.
@@ -105,6 +106,7 @@ type runner struct {
 	res    *lifecycle.Result
 	cfgs   map[ast.Node]*cfg.CFG // per function body, built on demand
 	cases  map[*ast.CaseClause]*ast.SwitchStmt
+	exits  *noreturn.Result
 }
 
 func (r *runner) each(fn func(*ast.File, *ast.FuncDecl)) {
@@ -572,6 +574,9 @@ func (r *runner) cfgOf(fd *ast.FuncDecl, call *ast.CallExpr) *cfg.CFG {
 // mayReturn reports whether a call can return: not panic, os.Exit,
 // log.Fatal and friends, or a logger's or test's Fatal/Panic methods.
 func (r *runner) mayReturn(call *ast.CallExpr) bool {
+	if r.exits.Exits(call) {
+		return false // a project's helper that exits or panics
+	}
 	switch fn := typeutil.Callee(r.pass.TypesInfo, call).(type) {
 	case *types.Builtin:
 		return fn.Name() != "panic"

@@ -23,16 +23,16 @@ package later
 import (
 	"fmt"
 	"go/ast"
-	"go/build"
 	"go/token"
 	"go/types"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/gostd"
 )
 
 // Analyzer computes the [Fact]s of a package's functions and the
@@ -158,7 +158,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		return ps
 	}
-	if !inGOROOT(pass) {
+	if !gostd.Contains(pass) {
 		// Helpers calling helpers: a few rounds until nothing changes.
 		for round := 0; round < 4; round++ {
 			changed := false
@@ -480,16 +480,4 @@ func stdName(fn *types.Func) string {
 		return ""
 	}
 	return "(" + star + fn.Pkg().Path() + "." + named.Obj().Name() + ")." + fn.Name()
-}
-
-var goroot = filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
-
-// inGOROOT reports whether the package's files are in the standard
-// library, whose few functions that run a parameter later are listed in
-// std: reading its thousands of functions would cost more than it tells.
-func inGOROOT(pass *analysis.Pass) bool {
-	if len(pass.Files) == 0 || build.Default.GOROOT == "" {
-		return false
-	}
-	return strings.HasPrefix(pass.Fset.Position(pass.Files[0].Pos()).Filename, goroot)
 }

@@ -2,7 +2,6 @@ package section
 
 import (
 	"go/ast"
-	"go/types"
 
 	"golang.org/x/tools/go/cfg"
 )
@@ -11,11 +10,12 @@ import (
 // its entry without running the call past: past does not dominate to on
 // the control-flow graph. Both calls must be in body itself, not in a
 // function literal inside it; when either is not found, it reports false.
-func Bypassed(info *types.Info, body *ast.BlockStmt, past, to *ast.CallExpr) bool {
+// mayReturn is the graph's callback (noreturn's Result.MayReturn).
+func Bypassed(mayReturn func(*ast.CallExpr) bool, body *ast.BlockStmt, past, to *ast.CallExpr) bool {
 	if body == nil {
 		return false
 	}
-	g := cfg.New(body, func(c *ast.CallExpr) bool { return MayReturn(info, c) })
+	g := cfg.New(body, mayReturn)
 	pb, pi := findNode(g, past)
 	tb, ti := findNode(g, to)
 	if pb == nil || tb == nil || len(g.Blocks) == 0 {

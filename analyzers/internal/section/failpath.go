@@ -16,13 +16,14 @@ import (
 // it is assigned again. ok is false when no such test is found.
 //
 // A path that reaches call again (a retry loop) ends there; returns in
-// function literals are not fd's.
-func FailureReturns(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) (rets []*ast.ReturnStmt, ok bool) {
+// function literals are not fd's. mayReturn is the graph's callback
+// (noreturn's Result.MayReturn): a path through a call that exits ends.
+func FailureReturns(info *types.Info, mayReturn func(*ast.CallExpr) bool, fd *ast.FuncDecl, call *ast.CallExpr) (rets []*ast.ReturnStmt, ok bool) {
 	errVar := errResultVar(info, fd, call)
 	if errVar == nil {
 		return nil, false
 	}
-	g := cfg.New(fd.Body, func(c *ast.CallExpr) bool { return MayReturn(info, c) })
+	g := cfg.New(fd.Body, mayReturn)
 	var start *cfg.Block
 	first := token.NoPos // the first test of the error after the call
 	for _, blk := range g.Blocks {

@@ -57,6 +57,7 @@ import (
 	"github.com/locklint/locklint/analyzers/internal/later"
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
+	"github.com/locklint/locklint/analyzers/internal/noreturn"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
 )
 
@@ -65,7 +66,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:             "locksection",
 	Doc:              "computes the critical sections of Redis locks (acquire to release on the CFG) for locklint rules",
 	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/internal/section/section.go",
-	Requires:         []*analysis.Analyzer{lifecycle.Analyzer, later.Analyzer},
+	Requires:         []*analysis.Analyzer{lifecycle.Analyzer, later.Analyzer, noreturn.Analyzer},
 	Run:              run,
 	RunDespiteErrors: true,
 	ResultType:       reflect.TypeFor[*Result](),
@@ -81,6 +82,8 @@ type Result struct {
 	Lifecycle *lifecycle.Result
 	// Fields records what the package stores in struct fields.
 	Fields *Fields
+	// Exits tells which calls do not return (the graphs' callback).
+	Exits *noreturn.Result
 }
 
 // Tri is a yes/no answer that may be unknown.
@@ -247,7 +250,7 @@ func (s *Section) TTLValue(info *types.Info, defs *keyexpr.Defs) (time.Duration,
 
 func run(pass *analysis.Pass) (any, error) {
 	lc := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
-	res := &Result{Lifecycle: lc}
+	res := &Result{Lifecycle: lc, Exits: pass.ResultOf[noreturn.Analyzer].(*noreturn.Result)}
 	if len(lc.Locks) == 0 && !locklib.ImportsLib(pass.Pkg) && !importsWrappers(pass) {
 		return res, nil
 	}
@@ -257,6 +260,7 @@ func run(pass *analysis.Pass) (any, error) {
 		declOf: map[*types.Func]*ast.FuncDecl{}, wrappers: map[*types.Func]*WrapperFact{},
 		apis:  map[*types.Func]*LockAPIFact{},
 		later: pass.ResultOf[later.Analyzer].(*later.Result), async: map[*ast.BlockStmt]map[ast.Node]bool{},
+		exits: res.Exits,
 	}
 	res.Defs = b.defs
 	b.fields = NewFields(pass.TypesInfo, pass.Files)
@@ -307,8 +311,9 @@ type builder struct {
 	sections []*Section
 	later    *later.Result
 	async    map[*ast.BlockStmt]map[ast.Node]bool // later.Async by function body
-	wrappers map[*types.Func]*WrapperFact         // this package's lock wrappers
-	apis     map[*types.Func]*LockAPIFact         // this package's lock API over a library
+	exits    *noreturn.Result
+	wrappers map[*types.Func]*WrapperFact // this package's lock wrappers
+	apis     map[*types.Func]*LockAPIFact // this package's lock API over a library
 }
 
 // importsWrappers reports whether an imported package exports a lock
@@ -379,8 +384,8 @@ func (b *builder) funcOf(n ast.Node) (ast.Node, *ast.FuncDecl) {
 // cfgOf builds (once) the control-flow graph of a function. The graphs
 // are built here rather than taken from the ctrlflow pass, whose facts
 // fail for every importer of a package with type errors; calls that
-// certainly do not return (panic, os.Exit, log.Fatal, t.Fatal, ...) end
-// their block.
+// do not return (panic, os.Exit, log.Fatal, a project's helpers that
+// exit: see package noreturn) end their block.
 func (b *builder) cfgOf(fn ast.Node) *cfg.CFG {
 	if g, ok := b.cfgs[fn]; ok {
 		return g
@@ -394,38 +399,10 @@ func (b *builder) cfgOf(fn ast.Node) *cfg.CFG {
 	}
 	var g *cfg.CFG
 	if body != nil {
-		g = cfg.New(body, b.mayReturn)
+		g = cfg.New(body, b.exits.MayReturn)
 	}
 	b.cfgs[fn] = g
 	return g
-}
-
-func (b *builder) mayReturn(call *ast.CallExpr) bool { return MayReturn(b.pass.TypesInfo, call) }
-
-// MayReturn reports whether a call may return to its caller: not panic,
-// os.Exit, runtime.Goexit, log.Fatal*/Panic*, testing's Fatal/Skip, nor
-// a logger's Fatal or Panic that returns nothing (zap, logrus, klog and
-// projects' own loggers name so the calls that exit or panic).
-func MayReturn(info *types.Info, call *ast.CallExpr) bool {
-	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-		if _, ok := info.Uses[id].(*types.Builtin); ok && id.Name == "panic" {
-			return false
-		}
-	}
-	fn, _ := typeutil.Callee(info, call).(*types.Func)
-	if fn == nil || fn.Pkg() == nil {
-		return true
-	}
-	switch fn.Pkg().Path() + "." + fn.Name() {
-	case "os.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln",
-		"testing.Fatal", "testing.Fatalf", "testing.FailNow", "testing.Skip", "testing.Skipf", "testing.SkipNow":
-		return false
-	}
-	switch fn.Name() {
-	case "Fatal", "Fatalf", "Fatalln", "Fatalw", "Panic", "Panicf", "Panicln", "Panicw":
-		return fn.Type().(*types.Signature).Results().Len() > 0
-	}
-	return true
 }
 
 // inDefer reports whether n runs in a deferred call of fn.

@@ -3,7 +3,6 @@ package stores
 import (
 	"fmt"
 	"go/ast"
-	"go/build"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzers/internal/callorder"
+	"github.com/locklint/locklint/analyzers/internal/gostd"
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"github.com/locklint/locklint/analyzers/internal/later"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
@@ -223,7 +223,7 @@ func resolveQuery(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, fw *
 
 func run(pass *analysis.Pass) (any, error) {
 	info := pass.TypesInfo
-	if inGOROOT(pass) || !relevant(pass) {
+	if gostd.Contains(pass) || !relevant(pass) {
 		// The standard library's own writes (os, database/sql) are
 		// recognised directly; summarising its thousands of functions
 		// would cost more than the rest of locklint.
@@ -610,14 +610,4 @@ func anyReaches(f *section.Flow, values []ast.Expr) bool {
 		}
 	}
 	return false
-}
-
-var goroot = filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
-
-// inGOROOT reports whether the package's files are in the standard library.
-func inGOROOT(pass *analysis.Pass) bool {
-	if len(pass.Files) == 0 || build.Default.GOROOT == "" {
-		return false
-	}
-	return strings.HasPrefix(pass.Fset.Position(pass.Files[0].Pos()).Filename, goroot)
 }

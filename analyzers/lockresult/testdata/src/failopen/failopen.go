@@ -5,6 +5,8 @@ package failopen
 import (
 	"context"
 	"time"
+
+	"failopen/exception"
 )
 
 type LockCache interface {
@@ -76,6 +78,30 @@ func (s *Service) acquireOrExit(ctx context.Context, id string) bool {
 	ok, err := s.cache.AcquireOrderLock(ctx, id, time.Minute)
 	if err != nil {
 		logger.Fatal("lock store unreachable", err)
+	}
+	if !ok {
+		return false
+	}
+	return true
+}
+
+// Near miss: the handler, in another package, panics on the error.
+func (s *Service) acquireHandled(ctx context.Context, id string) bool {
+	ok, err := s.cache.AcquireOrderLock(ctx, id, time.Minute)
+	if err != nil {
+		exception.HandleServerError(err, "acquiring the order lock")
+	}
+	if !ok {
+		return false
+	}
+	return true
+}
+
+// The handler in another package only logs: the error lets the caller in.
+func (s *Service) acquireReported(ctx context.Context, id string) bool {
+	ok, err := s.cache.AcquireOrderLock(ctx, id, time.Minute) // want `when AcquireOrderLock fails \(Redis unreachable, a timeout\), acquireReported returns true`
+	if err != nil {
+		exception.Report(err, "acquiring the order lock")
 	}
 	if !ok {
 		return false
