@@ -45,7 +45,8 @@
 //     only logged, or tested by branches that only log, return, break or
 //     go on (errors.Is and errors.As test the error; they tell nobody). Renewals are raw EXPIRE/PEXPIRE and extend scripts of a
 //     lock, library Extend/Refresh, and methods named like a renewal
-//     (refresh, extend, renew, keepalive) of a type named as a lock.
+//     (refresh, extend, renew, keepalive) of a type named as a lock, or
+//     of any type of a package named so (lock.Manager, distlock.Client).
 //     Reported where the lock-lost reply is dropped (the if chain testing
 //     n == 0 or !ok), else at the renewal; once: a renewal inside a helper
 //     that is reported there is not reported again at the helper's call. Not reported when a failure branch tells
@@ -55,7 +56,10 @@
 //     the Close/Unlock/Release/Stop that lets go of the lock) or a
 //     package variable, uses sync/atomic, calls
 //     a Cancel/Stop/Close/Notify-like method (not a time.Ticker's or
-//     Timer's own Stop), panics or exits, or returns from a function that
+//     Timer's own Stop, nor a Go mutex's Lock or Unlock), panics or
+//     exits, calls a function of the package that does one of these (two
+//     calls deep: s.handleLoss(id) stopping the channel's adapter; a
+//     helper that only logs or counts tells no one), or returns from a function that
 //     defers a cancel (go func() { defer cancel(); ... if n == 0 {
 //     return } }(): the return runs it; a deferred close(done), wg.Done(),
 //     Go-mutex Unlock or Release tells the holder nothing), or returns,
@@ -74,7 +78,9 @@
 //     when the step reads the lock with a GET before an EXPIRE and, on a
 //     test of that read (key gone, another token), tells the holder as a
 //     failure branch would (cancels, closes a channel, clears
-//     s.isLeader): its own owner check finds a loss at the next tick (the
+//     s.isLeader), the key found gone included (a GET whose error branch,
+//     redis.Nil among its errors, returns still leader does not): its own
+//     owner check finds a loss at the next tick (the
 //     GET-then-EXPIRE itself is lockrenew's D4); nor for a call that
 //     takes the lock as well as extends it (a TryLock that refreshes the
 //     lock it holds or else obtains it): its answer is an acquire's,

@@ -128,7 +128,8 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 
 // lockRenewCall names a call of a method named like a renewal (Refresh,
 // Extend, Renew, KeepAlive) on a type named as a lock (l.refresh(ctx) on
-// *Lock, lock.delegate.ExtendContext(ctx) on a RedisLock interface): the
+// *Lock, lock.delegate.ExtendContext(ctx) on a RedisLock interface) or
+// declared in a package so named (a lock package's Manager): the
 // project's own renewal, whatever runs behind it. "" otherwise.
 func lockRenewCall(info *types.Info, call *ast.CallExpr) string {
 	fn, ok := typeutil.Callee(info, call).(*types.Func)
@@ -155,8 +156,15 @@ func lockRenewCall(info *types.Info, call *ast.CallExpr) string {
 	if !ok {
 		return ""
 	}
+	// The type names a lock, or its package does (lock.Manager,
+	// distlock.Client; a package named lease may well hold DHCP leases).
 	tn := strings.ToLower(named.Obj().Name())
-	if !strings.Contains(tn, "lock") && !strings.Contains(tn, "mutex") && !strings.Contains(tn, "lease") {
+	pn := ""
+	if named.Obj().Pkg() != nil {
+		pn = strings.ToLower(named.Obj().Pkg().Name())
+	}
+	if !strings.Contains(tn, "lock") && !strings.Contains(tn, "mutex") && !strings.Contains(tn, "lease") &&
+		!strings.Contains(pn, "lock") && !strings.Contains(pn, "mutex") {
 		return ""
 	}
 	return named.Obj().Name() + "." + fn.Name()
@@ -605,9 +613,9 @@ func blankValue(info *types.Info, as *ast.AssignStmt, rhs ast.Node) bool {
 // toldOnRead reports whether the function around a renewal reads the
 // lock first (read, a GET) and tells the holder on some test of that
 // read's outcome (val != token { cancel() }, or an else that sets
-// s.isLeader = false; see signals): the step finds a lost lock by its own
-// owner check, so a dropped renewal outcome loses nothing that the next
-// step does not find.
+// s.isLeader = false; see signals), the key found gone included: the step
+// finds a lost lock by its own owner check, so a dropped renewal outcome
+// loses nothing that the next step does not find.
 func toldOnRead(pass *analysis.Pass, body *ast.BlockStmt, read *ast.CallExpr) bool {
 	info := pass.TypesInfo
 	vars := map[types.Object]bool{}
@@ -645,7 +653,98 @@ func toldOnRead(pass *analysis.Pass, body *ast.BlockStmt, read *ast.CallExpr) bo
 		}
 		return !told
 	})
-	return told
+	return told && !goneUntold(pass, body, vars)
+}
+
+// goneUntold reports whether the first test of the read's error that
+// takes the nil reply (the key is gone: err != nil, err == redis.Nil,
+// errors.Is(err, redis.Nil)) leads to a branch that tells nobody (if err
+// != nil { return }): a lost lock then shows as an error, not as another
+// token, and the owner check finds only a rival holder.
+func goneUntold(pass *analysis.Pass, body *ast.BlockStmt, vars map[types.Object]bool) bool {
+	info := pass.TypesInfo
+	errVars := map[types.Object]bool{}
+	for v := range vars {
+		if types.Identical(v.Type(), types.Universe.Lookup("error").Type()) {
+			errVars[v] = true
+		}
+	}
+	if len(errVars) == 0 {
+		return false // the error is not kept: a key gone reads as a value that is not ours
+	}
+	untold, decided := false, false
+	ast.Inspect(body, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if decided || !ok {
+			return !decided
+		}
+		inBody, takes := takesNilReply(info, ifs.Cond, errVars)
+		if !takes {
+			return true
+		}
+		decided = true
+		branch := ast.Node(ifs.Else)
+		if inBody {
+			branch = ifs.Body
+		}
+		untold = branch == nil || !signals(pass, branch)
+		return false
+	})
+	return untold
+}
+
+// takesNilReply reports whether cond tests one of errVars so that the
+// nil reply (redis.Nil, redigo's ErrNil) decides it, and whether that
+// reply runs the if's body (true) or its else (false).
+func takesNilReply(info *types.Info, cond ast.Expr, errVars map[types.Object]bool) (inBody, takes bool) {
+	switch c := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		if c.Op == token.NOT {
+			in, ok := takesNilReply(info, c.X, errVars)
+			return !in, ok
+		}
+	case *ast.BinaryExpr:
+		if c.Op != token.EQL && c.Op != token.NEQ {
+			return false, false
+		}
+		x, y := ast.Unparen(c.X), ast.Unparen(c.Y)
+		if !mentions(info, x, errVars) {
+			x, y = y, x
+		}
+		if _, isID := x.(*ast.Ident); !isID || !mentions(info, x, errVars) {
+			return false, false
+		}
+		if id, ok := y.(*ast.Ident); ok && id.Name == "nil" {
+			return c.Op == token.NEQ, true // err != nil: the nil reply is an error too
+		}
+		if nilReply(y) {
+			return c.Op == token.EQL, true
+		}
+	case *ast.CallExpr:
+		fn, _ := typeutil.Callee(info, c).(*types.Func)
+		if fn == nil || len(c.Args) == 0 || !mentions(info, c.Args[0], errVars) {
+			return false, false
+		}
+		if errorTest(info, c) && fn.Name() == "Is" && len(c.Args) == 2 && nilReply(ast.Unparen(c.Args[1])) {
+			return true, true
+		}
+		if strings.Contains(strings.ToLower(fn.Name()), "nil") { // rueidis.IsRedisNil(err)
+			return true, true
+		}
+	}
+	return false, false
+}
+
+// nilReply reports whether e names a client's nil-reply error
+// (redis.Nil, redis.ErrNil, valkey.Nil).
+func nilReply(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.SelectorExpr:
+		return e.Sel.Name == "Nil" || e.Sel.Name == "ErrNil"
+	case *ast.Ident:
+		return e.Name == "Nil" || e.Name == "ErrNil"
+	}
+	return false
 }
 
 // mentionsValue reports whether e reads one of vars that is not an error.
@@ -680,8 +779,15 @@ func mentions(info *types.Info, e ast.Node, vars map[types.Object]bool) bool {
 // signals reports whether a branch tells someone the lock is gone: it
 // sends on or closes a channel, calls a func value (a cancel), sets a
 // field or package variable, uses sync/atomic, calls a method named
-// Cancel/Stop/Close/..., panics or exits.
-func signals(pass *analysis.Pass, n ast.Node) bool {
+// Cancel/Stop/Close/..., panics or exits, returns a value, or calls a
+// function of this package that does one of these but return (two calls
+// deep: s.handleLeadershipLoss(id), which stops the channel's adapter).
+func signals(pass *analysis.Pass, n ast.Node) bool { return signalsIn(pass, n, 2, true) }
+
+// signalsIn is signals over n, following this package's functions
+// helpers calls deep; in a helper's body (branch false) a return tells
+// only the branch that called it.
+func signalsIn(pass *analysis.Pass, n ast.Node, helpers int, branch bool) bool {
 	info := pass.TypesInfo
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
@@ -694,6 +800,9 @@ func signals(pass *analysis.Pass, n ast.Node) bool {
 		case *ast.SendStmt:
 			found = true
 		case *ast.ReturnStmt:
+			if !branch {
+				break
+			}
 			for _, r := range n.Results {
 				if id, ok := r.(*ast.Ident); !ok || id.Name != "nil" {
 					found = true // an error or a result for the caller
@@ -722,6 +831,9 @@ func signals(pass *analysis.Pass, n ast.Node) bool {
 				if isTimerMethod(fn) {
 					break // stopping the keep-alive's own ticker tells no one
 				}
+				if fn.Pkg() != nil && fn.Pkg().Path() == "sync" && strings.HasSuffix(strings.ToLower(fn.Name()), "lock") {
+					break // a Go mutex around bookkeeping tells no one either
+				}
 				if fn.Pkg() != nil && (fn.Pkg().Path() == "sync/atomic" || fn.Pkg().Path() == "os" && fn.Name() == "Exit") {
 					found = true
 				}
@@ -732,11 +844,28 @@ func signals(pass *analysis.Pass, n ast.Node) bool {
 				case "Cancel", "cancel", "Stop", "stop", "Close", "close", "Signal", "Notify", "notify", "Unlock", "Release", "Store", "Broadcast":
 					found = true
 				}
+				if !found && helpers > 0 && fn.Pkg() == pass.Pkg && !isLog(info, n) {
+					if fd := funcDecl(pass, fn.Origin()); fd != nil && fd.Body != nil {
+						found = signalsIn(pass, fd.Body, helpers-1, false)
+					}
+				}
 			}
 		}
 		return !found
 	})
 	return found
+}
+
+// funcDecl returns the declaration of fn among the package's files.
+func funcDecl(pass *analysis.Pass, fn *types.Func) *ast.FuncDecl {
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && pass.TypesInfo.Defs[fd.Name] == fn {
+				return fd
+			}
+		}
+	}
+	return nil
 }
 
 // keepAliveHelper reports whether call runs a function of this package
@@ -748,12 +877,8 @@ func keepAliveHelper(pass *analysis.Pass, call *ast.CallExpr) bool {
 	if !ok || fn.Pkg() != pass.Pkg || fn.Type().(*types.Signature).Results().Len() != 0 {
 		return false
 	}
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			if fd, isFunc := d.(*ast.FuncDecl); isFunc && fd.Body != nil && pass.TypesInfo.Defs[fd.Name] == fn {
-				return loops(fd.Body)
-			}
-		}
+	if fd := funcDecl(pass, fn); fd != nil && fd.Body != nil {
+		return loops(fd.Body)
 	}
 	return false
 }
