@@ -37,7 +37,9 @@ func releaseJobLock(ctx context.Context, job string) {
 	rdb.Del(ctx, "job:lock:"+job)
 }
 
-type sender struct{ store *struct{ Redis *redis.Client } }
+type sender struct {
+	store *struct{ Redis *redis.Client }
+}
 
 // Two send counters, each opened by its first increment, after the
 // limits were read with GET: rate limits, not locks.
