@@ -56,10 +56,7 @@
 //     the Close/Unlock/Release/Stop that lets go of the lock) or a
 //     package variable, uses sync/atomic, calls
 //     a Cancel/Stop/Close/Notify-like method (not a time.Ticker's or
-//     Timer's own Stop, nor a Go mutex's Lock or Unlock), panics or
-//     exits, calls a function of the package that does one of these (two
-//     calls deep: s.handleLoss(id) stopping the channel's adapter; a
-//     helper that only logs or counts tells no one), or returns from a function that
+//     Timer's own Stop), panics or exits, or returns from a function that
 //     defers a cancel (go func() { defer cancel(); ... if n == 0 {
 //     return } }(): the return runs it; a deferred close(done), wg.Done(),
 //     Go-mutex Unlock or Release tells the holder nothing), or returns,

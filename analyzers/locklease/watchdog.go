@@ -779,15 +779,8 @@ func mentions(info *types.Info, e ast.Node, vars map[types.Object]bool) bool {
 // signals reports whether a branch tells someone the lock is gone: it
 // sends on or closes a channel, calls a func value (a cancel), sets a
 // field or package variable, uses sync/atomic, calls a method named
-// Cancel/Stop/Close/..., panics or exits, returns a value, or calls a
-// function of this package that does one of these but return (two calls
-// deep: s.handleLeadershipLoss(id), which stops the channel's adapter).
-func signals(pass *analysis.Pass, n ast.Node) bool { return signalsIn(pass, n, 2, true) }
-
-// signalsIn is signals over n, following this package's functions
-// helpers calls deep; in a helper's body (branch false) a return tells
-// only the branch that called it.
-func signalsIn(pass *analysis.Pass, n ast.Node, helpers int, branch bool) bool {
+// Cancel/Stop/Close/..., panics or exits.
+func signals(pass *analysis.Pass, n ast.Node) bool {
 	info := pass.TypesInfo
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
@@ -800,9 +793,6 @@ func signalsIn(pass *analysis.Pass, n ast.Node, helpers int, branch bool) bool {
 		case *ast.SendStmt:
 			found = true
 		case *ast.ReturnStmt:
-			if !branch {
-				break
-			}
 			for _, r := range n.Results {
 				if id, ok := r.(*ast.Ident); !ok || id.Name != "nil" {
 					found = true // an error or a result for the caller
@@ -831,9 +821,6 @@ func signalsIn(pass *analysis.Pass, n ast.Node, helpers int, branch bool) bool {
 				if isTimerMethod(fn) {
 					break // stopping the keep-alive's own ticker tells no one
 				}
-				if fn.Pkg() != nil && fn.Pkg().Path() == "sync" && strings.HasSuffix(strings.ToLower(fn.Name()), "lock") {
-					break // a Go mutex around bookkeeping tells no one either
-				}
 				if fn.Pkg() != nil && (fn.Pkg().Path() == "sync/atomic" || fn.Pkg().Path() == "os" && fn.Name() == "Exit") {
 					found = true
 				}
@@ -843,11 +830,6 @@ func signalsIn(pass *analysis.Pass, n ast.Node, helpers int, branch bool) bool {
 				switch fn.Name() {
 				case "Cancel", "cancel", "Stop", "stop", "Close", "close", "Signal", "Notify", "notify", "Unlock", "Release", "Store", "Broadcast":
 					found = true
-				}
-				if !found && helpers > 0 && fn.Pkg() == pass.Pkg && !isLog(info, n) {
-					if fd := funcDecl(pass, fn.Origin()); fd != nil && fd.Body != nil {
-						found = signalsIn(pass, fd.Body, helpers-1, false)
-					}
 				}
 			}
 		}
