@@ -160,10 +160,16 @@ func (fs *facts) exits(call *ast.CallExpr, nonNil []*types.Var) bool {
 		return true
 	}
 	sig := fn.Type().(*types.Signature)
-	if i >= len(call.Args) || sig.Variadic() && i >= sig.Params().Len()-1 {
+	args := call.Args
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && len(args) > 0 {
+		if s := fs.pass.TypesInfo.Selections[sel]; s != nil && s.Kind() == types.MethodExpr {
+			args = args[1:] // (*Handler).Fail(h, err): the receiver comes first
+		}
+	}
+	if i >= len(args) || sig.Variadic() && i >= sig.Params().Len()-1 {
 		return false
 	}
-	return notNil(fs.pass.TypesInfo, call.Args[i], nonNil)
+	return notNil(fs.pass.TypesInfo, args[i], nonNil)
 }
 
 // notNil reports whether e is certainly not nil: a variable tested so,

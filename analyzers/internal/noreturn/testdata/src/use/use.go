@@ -26,6 +26,10 @@ func calls() bool {
 		new(exc.Handler).Fail(err) // want "exits"
 	}
 	exc.HandleError(errors.New("boom"), "x")    // want "exits"
+	h := new(exc.Handler)
+	if err != nil {
+		(*exc.Handler).Fail(h, err) // want "exits"
+	}
 	exc.Check("x", fmt.Errorf("boom: %w", err)) // want "exits"
 
 	// Near misses: the error may be nil here.
@@ -38,6 +42,9 @@ func calls() bool {
 	}
 	if err != nil {
 		func() { exc.Check("literal", err) }()
+	}
+	if h != nil {
+		(*exc.Handler).Fail(h, err) // the receiver is tested, not the error
 	}
 	exc.HandleSome(err)
 	exc.Logged(err)
