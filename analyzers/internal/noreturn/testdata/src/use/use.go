@@ -25,7 +25,7 @@ func calls() bool {
 	if ok && err != nil {
 		new(exc.Handler).Fail(err) // want "exits"
 	}
-	exc.HandleError(errors.New("boom"), "x")    // want "exits"
+	exc.HandleError(errors.New("boom"), "x") // want "exits"
 	h := new(exc.Handler)
 	if err != nil {
 		(*exc.Handler).Fail(h, err) // want "exits"
