@@ -56,7 +56,9 @@
 //     the Close/Unlock/Release/Stop that lets go of the lock) or a
 //     package variable, uses sync/atomic, calls
 //     a Cancel/Stop/Close/Notify-like method (not a time.Ticker's or
-//     Timer's own Stop), panics or exits, or returns from a function that
+//     Timer's own Stop) or one named for handling the loss
+//     (handleLeadershipLoss, onLockLost, stepDown, demote, resign; not
+//     recordLoss or logLost, which only count it), panics or exits, or returns from a function that
 //     defers a cancel (go func() { defer cancel(); ... if n == 0 {
 //     return } }(): the return runs it; a deferred close(done), wg.Done(),
 //     Go-mutex Unlock or Release tells the holder nothing), or returns,

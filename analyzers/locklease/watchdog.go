@@ -831,11 +831,32 @@ func signals(pass *analysis.Pass, n ast.Node) bool {
 				case "Cancel", "cancel", "Stop", "stop", "Close", "close", "Signal", "Notify", "notify", "Unlock", "Release", "Store", "Broadcast":
 					found = true
 				}
+				found = found || handlesLoss(fn.Name())
 			}
 		}
 		return !found
 	})
 	return found
+}
+
+// handlesLoss reports whether a function's name says it deals with the
+// lock's loss (handleLeadershipLoss, onLockLost, stepDown, demote,
+// resign): what it does is the holder's business, told by its name. A
+// name that only records or logs the loss (recordLoss, logLost) tells
+// nobody.
+func handlesLoss(name string) bool {
+	n := strings.ToLower(name)
+	for _, p := range []string{"record", "log", "count", "metric", "observe", "print", "trace"} {
+		if strings.HasPrefix(n, p) {
+			return false
+		}
+	}
+	for _, w := range []string{"lost", "loss", "stepdown", "demote", "resign"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // funcDecl returns the declaration of fn among the package's files.
