@@ -111,7 +111,9 @@
 // progress: processing, inprogress, running) in the key, the variable or
 // field holding it, or the functions (and receiver types) around it (the
 // work-in-progress words only in the name of the function that sends the
-// command: a caller named triggerPostProcessing names its own work); or an
+// command: a caller named triggerPostProcessing names its own work; a
+// receiver type named as a leader election, redisElector or
+// LeaderElection, as a whole word, so not a Selector); or an
 // acquire whose outcome is read, or that its own function releases. It is
 // data when it is a state flag ([Lock.Flag]: NX without TTL, set and
 // cleared by different functions, nothing named like a lock), when its

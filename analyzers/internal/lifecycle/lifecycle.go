@@ -1647,8 +1647,17 @@ func (b *builder) joinByParam(all []located) {
 // lockReceiver reports whether fd is a method of a type named as a lock
 // (RedisLock.Set, Mutex.Take).
 func lockReceiver(fd *ast.FuncDecl) bool {
-	return fd.Recv != nil && containsAny(types.ExprString(fd.Recv.List[0].Type), lockWords)
+	if fd.Recv == nil {
+		return false
+	}
+	recv := types.ExprString(fd.Recv.List[0].Type)
+	return containsAny(recv, lockWords) || hasWord(strings.TrimLeft(recv, "*"), electionWords)
 }
+
+// electionWords name a leader election's type (redisElector,
+// LeaderElection) as whole words: its key is the leader's lock. As
+// substrings they would match Selector and Selection.
+var electionWords = []string{"elector", "election"}
 
 // acquiredOnlyIn reports whether every acquire of l is in fd.
 func acquiredOnlyIn(l *Lock, fd *ast.FuncDecl) bool {
