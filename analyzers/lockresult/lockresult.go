@@ -42,7 +42,7 @@ func run(pass *analysis.Pass) (any, error) {
 	lifecycle.SilenceTests(pass)
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	r := &runner{pass: pass, res: res, exits: pass.ResultOf[noreturn.Analyzer].(*noreturn.Result), cfgs: map[ast.Node]*cfg.CFG{}, cases: map[*ast.CaseClause]*ast.SwitchStmt{}, facts: map[*types.Func]*AcquireFact{}}
-	if len(res.Calls) == 0 && !locklib.ImportsLib(pass.Pkg) {
+	if len(res.Calls) == 0 && !locklib.UsesLib(pass.Pkg, pass.TypesInfo) {
 		// No Redis here, but a lock behind another package's interface
 		// can still be misread.
 		r.each(func(_ *ast.File, fd *ast.FuncDecl) { r.failOpen(fd) })

@@ -120,12 +120,31 @@ func IsLibPath(path string) bool { return libOf(path) != Raw }
 // ImportsLib reports whether pkg imports a lock library directly.
 func ImportsLib(pkg *types.Package) bool {
 	for _, imp := range pkg.Imports() {
-		if IsLibPath(imp.Path()) || imp.Path() == FencePath {
+		if isLibOrFence(imp.Path()) {
 			return true
 		}
 	}
 	return false
 }
+
+// UsesLib reports whether pkg imports a lock library or uses one without
+// importing it: through another package's variable or function
+// (global.RedisMutex.NewMutex(...) in a package that imports only the
+// project's global package), which info records as a use of the
+// library's method.
+func UsesLib(pkg *types.Package, info *types.Info) bool {
+	if ImportsLib(pkg) {
+		return true
+	}
+	for _, obj := range info.Uses {
+		if p := obj.Pkg(); p != nil && p != pkg && isLibOrFence(p.Path()) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLibOrFence(path string) bool { return IsLibPath(path) || path == FencePath }
 
 func libOf(path string) Lib {
 	switch {

@@ -251,7 +251,7 @@ func (s *Section) TTLValue(info *types.Info, defs *keyexpr.Defs) (time.Duration,
 func run(pass *analysis.Pass) (any, error) {
 	lc := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	res := &Result{Lifecycle: lc, Exits: pass.ResultOf[noreturn.Analyzer].(*noreturn.Result)}
-	if len(lc.Locks) == 0 && !locklib.ImportsLib(pass.Pkg) && !importsWrappers(pass) {
+	if len(lc.Locks) == 0 && !locklib.UsesLib(pass.Pkg, pass.TypesInfo) && !importsWrappers(pass) {
 		return res, nil
 	}
 	b := &builder{
