@@ -42,7 +42,10 @@
 //     helper is a concrete function or method (in this package or
 //     another), or a method of an interface whose only implementation is
 //     declared beside it (type Orders interface{...}; type OrderDB
-//     struct{...}). File writes inside modules downloaded from a proxy
+//     struct{...}), or of an interface declared in another package (a
+//     domain package's WalletRepository) that exactly one type of the
+//     calling package implements, unless the interface's own package
+//     already knows its implementation. File writes inside modules downloaded from a proxy
 //     are left out (a logger's klog.Warningf reaches (*os.File).Write;
 //     that is not what the lock protects), and so is an UPDATE whose WHERE
 //     requires a column it sets to be empty or to hold an expected value
@@ -89,7 +92,9 @@
 //     project's own lock type over one of these libraries
 //     (a TryLock that keeps the library lock in its receiver and an
 //     Unlock that releases it, or a FetchLock that returns the lock it
-//     obtained), in any package. Only
+//     obtained, or a helper that locks a redsync Mutex it made and
+//     returns it), in any package, also when the package reaches the
+//     library only through another package's variables. Only
 //     safelock issues a fence; with the others the message says to move
 //     to safelock. With safelock, the write never receives Lease.Fence().
 //   - a fence that reaches an overwriting SQL statement (UPDATE, DELETE,

@@ -16,7 +16,7 @@ import (
 // method that acquires a library lock and keeps it in its receiver
 // (l.lock = lock; or the receiver's redsync Mutex), or a function that
 // returns the lock it acquired (FetchLock(chain) (*redislock.Lock,
-// error)); and the methods that release or renew the lock the receiver
+// error); m := rs.NewMutex(key); m.Lock(); return m, nil); and the methods that release or renew the lock the receiver
 // keeps. Callers treat such calls as the library's own, so the code after
 // redisLock.TryLock(...) is a critical section that ends at
 // redisLock.Unlock().
@@ -103,6 +103,14 @@ func (b *builder) lockAPI(fd *ast.FuncDecl) *LockAPIFact {
 		if c.Handle < 0 {
 			if onRecv(c.Recv) { // l.mu.Lock(): the receiver keeps the mutex
 				f.Handle = -1
+			} else if id, ok := ast.Unparen(c.Recv).(*ast.Ident); ok {
+				// mu := rs.NewMutex(key); mu.Lock(); return mu, nil: the
+				// caller gets the locked mutex.
+				if v := info.Uses[id]; v != nil && !b.releasedByDefer(fd, v) {
+					if at := b.returnedAt(fd, v); at >= 0 {
+						f.Handle = at
+					}
+				}
 			}
 		} else if ret, ok := b.parent[c.Call].(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
 			f.Handle, f.LostCtx = c.Handle, c.LostCtx // return client.Obtain(...)

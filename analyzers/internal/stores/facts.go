@@ -245,6 +245,9 @@ func run(pass *analysis.Pass) (any, error) {
 	local := map[*types.Func]*WriteFact{}
 	imported := map[*types.Func]*WriteFact{}
 	ifaces := soleimpl.Methods(pass.Pkg, nil) // s.repo.Save through the package's Repo interface
+	foreignInterfaceMethods(info, pass.Pkg, decls, ifaces, func(fn *types.Func) bool {
+		return lookupFact(pass, local, imported, fn) != nil
+	})
 	rows := rowLocks(pass, defs, decls)
 	res.rows = rows
 	// localCallee is the function whose fact a call reads: an interface
@@ -610,4 +613,38 @@ func anyReaches(f *section.Flow, values []ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// foreignInterfaceMethods adds to ifaces the methods of interfaces
+// declared in other packages that the package calls and that exactly one
+// type of the package implements: a use case calling its domain
+// package's WalletRepository, implemented beside it by walletRepository.
+// A method that has a fact of its own (its package resolved it to the
+// implementation beside it) keeps it: a service of this package that
+// happens to have the same methods wraps that repository, it is not it.
+func foreignInterfaceMethods(info *types.Info, pkg *types.Package, decls []*ast.FuncDecl, ifaces map[*types.Func]*types.Func, hasFact func(*types.Func) bool) {
+	tried := map[*types.Func]bool{}
+	for _, fd := range decls {
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, _ := typeutil.Callee(info, call).(*types.Func)
+			if fn == nil || fn.Pkg() == nil || fn.Pkg() == pkg || tried[fn] {
+				return true
+			}
+			tried[fn] = true
+			if recv := fn.Type().(*types.Signature).Recv(); recv == nil || !types.IsInterface(recv.Type()) {
+				return true
+			}
+			if hasFact(fn) {
+				return true
+			}
+			if impl := soleimpl.Of(pkg, fn); impl != nil {
+				ifaces[fn] = impl
+			}
+			return true
+		})
+	}
 }
