@@ -18,7 +18,11 @@
 //     than the TTL. Both durations must be constants locklint can
 //     evaluate (directly, through variables assigned once, or through a
 //     struct field set once in the package, such as a client built in a
-//     constructor); otherwise it stays silent. Renewal is safelock.WithAutoRenew or Locker.Do,
+//     constructor); otherwise it stays silent. A statement that blocks
+//     until a context ends (<-ctx.Done() on its own: hold the lock until
+//     shutdown) waits with no bound, unless the function gives that
+//     context a deadline; not a select case, nor a goroutine's wait.
+//     Renewal is safelock.WithAutoRenew or Locker.Do,
 //     Lease.Renew, redsync Mutex.Extend, redislock Lock.Refresh, an
 //     EXPIRE/PEXPIRE or renew script on a raw lock's key anywhere in the
 //     package; rueidislock renews by itself. redsync's TTL comes from

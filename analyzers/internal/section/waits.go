@@ -2,6 +2,7 @@ package section
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"time"
 
@@ -14,14 +15,49 @@ import (
 // Wait is a call in a section that can keep it running for a known time:
 // time.Sleep, time.After, a context.WithTimeout (made in the section, or
 // made before it and passed to a call in it), a call on an http.Client
-// whose Timeout is a constant.
+// whose Timeout is a constant; or a statement <-ctx.Done(), which keeps
+// it running until ctx ends (D is forever).
 type Wait struct {
 	At   ast.Node
 	What string // "time.Sleep(2m0s)"
 	D    time.Duration
 }
 
-// Waits lists the section's waits whose duration is a constant.
+// forever is the duration of a wait with no bound.
+const forever = time.Duration(1<<63 - 1)
+
+// doneWait reads a statement that blocks until a context ends
+// (<-ctx.Done() on its own: hold the lock until shutdown). A context the
+// function gives a deadline is left out (a constant timeout is a wait of
+// its own, at the WithTimeout); any other (a parameter, a context
+// cancelled by hand) waits with no bound.
+func doneWait(info *types.Info, st *ast.ExprStmt, deadlines map[types.Object]bool) (Wait, bool) {
+	recv, ok := ast.Unparen(st.X).(*ast.UnaryExpr)
+	if !ok || recv.Op != token.ARROW {
+		return Wait{}, false
+	}
+	call, ok := ast.Unparen(recv.X).(*ast.CallExpr)
+	if !ok || len(call.Args) != 0 {
+		return Wait{}, false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Done" || !isContextType(info.TypeOf(sel.X)) {
+		return Wait{}, false
+	}
+	if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && deadlines[info.Uses[id]] {
+		return Wait{}, false
+	}
+	ctx := types.ExprString(sel.X)
+	return Wait{At: st, What: "<-" + ctx + ".Done(), which waits until " + ctx + " is cancelled,", D: forever}, true
+}
+
+func isContextType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
+}
+
+// Waits lists the section's waits whose duration is a constant, and
+// waits until a context ends.
 func (s *Section) Waits(info *types.Info, res *Result) []Wait {
 	defs := res.Defs
 	var out []Wait
@@ -44,7 +80,40 @@ func (s *Section) Waits(info *types.Info, res *Result) []Wait {
 		}
 		return true
 	})
+	// Contexts given a deadline in the function (the WithTimeout call is
+	// a wait of its own), select cases (a select waits on its other cases
+	// too) and statements in goroutines (they do not hold the section).
+	deadlines := map[types.Object]bool{}
+	notWaits := map[ast.Stmt]bool{}
+	ast.Inspect(s.Decl, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 && len(n.Lhs) > 0 {
+				if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok && (calleeIs(info, call, "context", "WithDeadline") || calleeIs(info, call, "context", "WithTimeout")) {
+					if id, ok := n.Lhs[0].(*ast.Ident); ok && info.ObjectOf(id) != nil {
+						deadlines[info.ObjectOf(id)] = true
+					}
+				}
+			}
+		case *ast.CommClause:
+			notWaits[n.Comm] = true
+		case *ast.GoStmt:
+			ast.Inspect(n.Call, func(m ast.Node) bool {
+				if st, ok := m.(ast.Stmt); ok {
+					notWaits[st] = true
+				}
+				return true
+			})
+		}
+		return true
+	})
 	s.Inspect(func(n ast.Node) bool {
+		if st, ok := n.(*ast.ExprStmt); ok {
+			if w, ok := doneWait(info, st, deadlines); ok && !notWaits[st] {
+				out = append(out, w)
+			}
+			return true
+		}
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
