@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzers/internal/docs"
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
@@ -262,9 +263,32 @@ func droppedLossAnywhere(pass *analysis.Pass, done map[*ast.CallExpr]bool) {
 	}
 }
 
+// inField reports whether e is a field or an element of one (l.cancel,
+// l.byKey[key]).
+func inField(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		return true
+	case *ast.IndexExpr:
+		return inField(e.X)
+	}
+	return false
+}
+
+func isSyncMapStore(fn *types.Func) bool {
+	if fn.Pkg() == nil || fn.Pkg().Path() != "sync" {
+		return false
+	}
+	switch fn.Name() {
+	case "Store", "LoadOrStore", "Swap":
+		return true
+	}
+	return false
+}
+
 // outlives reports whether the cancel func held by e is stored in a field
-// or returned: the lock outlives the function that took it, so its work
-// runs elsewhere.
+// (directly, in a map kept in one, or in a sync.Map) or returned: the
+// lock outlives the function that took it, so its work runs elsewhere.
 func outlives(info *types.Info, f *ast.File, e ast.Expr) bool {
 	id, ok := e.(*ast.Ident)
 	if !ok {
@@ -289,8 +313,19 @@ func outlives(info *types.Info, f *ast.File, e ast.Expr) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for i, l := range n.Lhs {
-				if _, isSel := l.(*ast.SelectorExpr); isSel && i < len(n.Rhs) && uses(n.Rhs[i]) {
+				if i < len(n.Rhs) && uses(n.Rhs[i]) && inField(l) {
 					found = true
+				}
+			}
+		case *ast.CallExpr:
+			// k.locks.Store(key, cancel) on a sync.Map field.
+			if fn, _ := typeutil.Callee(info, n).(*types.Func); fn != nil && isSyncMapStore(fn) {
+				if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && inField(sel.X) {
+					for _, a := range n.Args {
+						if uses(a) {
+							found = true
+						}
+					}
 				}
 			}
 		case *ast.ReturnStmt:

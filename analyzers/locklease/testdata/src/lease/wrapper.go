@@ -1,6 +1,9 @@
 package lease
 
-import "context"
+import (
+	"context"
+	"sync"
+)
 
 // SharedLock keeps only the cancel func: the lock-lost context is gone,
 // and the work runs in the callers of Lock.
@@ -32,5 +35,41 @@ func (l *WatchedLock) Lock(ctx context.Context) (context.Context, error) {
 		return nil, err
 	}
 	l.cancel = cancel
+	return lost, nil
+}
+
+// KeyedLocks keeps the cancel funcs by key, in a sync.Map or a map: the
+// lock outlives Lock just the same.
+type KeyedLocks struct {
+	locks  sync.Map
+	byKey  map[string]context.CancelFunc
+	cancel context.CancelFunc
+}
+
+func (k *KeyedLocks) Lock(ctx context.Context, key string) error {
+	_, cancel, err := rlocker.TryWithContext(ctx, key) // want `rueidislock Locker.TryWithContext returns a context that is cancelled when the lock is lost, but it is assigned to _: nothing can learn that the lock is gone`
+	if err != nil {
+		return err
+	}
+	k.locks.Store(key, cancel)
+	return nil
+}
+
+func (k *KeyedLocks) LockMapped(ctx context.Context, key string) error {
+	_, cancel, err := rlocker.TryWithContext(ctx, key) // want `rueidislock Locker.TryWithContext returns a context that is cancelled when the lock is lost, but it is assigned to _: nothing can learn that the lock is gone`
+	if err != nil {
+		return err
+	}
+	k.byKey[key] = cancel
+	return nil
+}
+
+// Near miss: the lock-lost context is handed out with the lock.
+func (k *KeyedLocks) LockWatched(ctx context.Context, key string) (context.Context, error) {
+	lost, cancel, err := rlocker.TryWithContext(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	k.locks.Store(key, cancel)
 	return lost, nil
 }
