@@ -16,8 +16,8 @@ import (
 // method that acquires a library lock and keeps it in its receiver
 // (l.lock = lock; or the receiver's redsync Mutex), or a function that
 // returns the lock it acquired (FetchLock(chain) (*redislock.Lock,
-// error); m := rs.NewMutex(key); m.Lock(); return m, nil); and the methods that release or renew the lock the receiver
-// keeps. Callers treat such calls as the library's own, so the code after
+// error); m := rs.NewMutex(key); m.Lock(); return m, nil); and the
+// methods that release or renew the lock the receiver keeps. Callers treat such calls as the library's own, so the code after
 // redisLock.TryLock(...) is a critical section that ends at
 // redisLock.Unlock().
 type LockAPIFact struct {

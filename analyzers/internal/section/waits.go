@@ -62,38 +62,36 @@ func (s *Section) Waits(info *types.Info, res *Result) []Wait {
 	defs := res.Defs
 	var out []Wait
 	dur := func(e ast.Expr) (time.Duration, bool) { return Duration(info, defs, e, redismodel.UnitDuration) }
-	// Contexts with a timeout made anywhere in the function.
+	// One walk of the function: contexts with a constant timeout
+	// (timeouts), contexts given any deadline (deadlines: their
+	// <-ctx.Done() is bounded, and a constant WithTimeout is a wait of
+	// its own), select cases (a select waits on its other cases too) and
+	// statements in goroutines (they do not hold the section).
 	timeouts := map[types.Object]time.Duration{}
-	ast.Inspect(s.Decl, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || len(as.Rhs) != 1 || len(as.Lhs) == 0 {
-			return true
-		}
-		call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
-		if !ok || !calleeIs(info, call, "context", "WithTimeout") || len(call.Args) != 2 {
-			return true
-		}
-		if d, ok := dur(call.Args[1]); ok {
-			if id, ok := as.Lhs[0].(*ast.Ident); ok && info.ObjectOf(id) != nil {
-				timeouts[info.ObjectOf(id)] = d
-			}
-		}
-		return true
-	})
-	// Contexts given a deadline in the function (the WithTimeout call is
-	// a wait of its own), select cases (a select waits on its other cases
-	// too) and statements in goroutines (they do not hold the section).
 	deadlines := map[types.Object]bool{}
 	notWaits := map[ast.Stmt]bool{}
 	ast.Inspect(s.Decl, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			if len(n.Rhs) == 1 && len(n.Lhs) > 0 {
-				if call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr); ok && (calleeIs(info, call, "context", "WithDeadline") || calleeIs(info, call, "context", "WithTimeout")) {
-					if id, ok := n.Lhs[0].(*ast.Ident); ok && info.ObjectOf(id) != nil {
-						deadlines[info.ObjectOf(id)] = true
+			if len(n.Rhs) != 1 || len(n.Lhs) == 0 {
+				return true
+			}
+			call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
+			id, isID := n.Lhs[0].(*ast.Ident)
+			if !ok || !isID || info.ObjectOf(id) == nil {
+				return true
+			}
+			ctx := info.ObjectOf(id)
+			switch {
+			case calleeIs(info, call, "context", "WithTimeout"):
+				deadlines[ctx] = true
+				if len(call.Args) == 2 {
+					if d, ok := dur(call.Args[1]); ok {
+						timeouts[ctx] = d
 					}
 				}
+			case calleeIs(info, call, "context", "WithDeadline"):
+				deadlines[ctx] = true
 			}
 		case *ast.CommClause:
 			notWaits[n.Comm] = true
