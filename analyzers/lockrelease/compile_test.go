@@ -46,12 +46,15 @@ func TestFixesCompile(t *testing.T) {
 	}
 	// The modules come from the module cache, or from the module proxy on a
 	// machine that has not built them yet (go test ./analyzers/lockrelease
-	// alone does not download safelock's test dependency redigo).
-	dl := exec.Command("go", "mod", "download", "github.com/redis/go-redis/v9", "github.com/gomodule/redigo")
+	// alone does not download safelock's test dependency redigo). go list
+	// -deps fetches every module the package's imports reach, go-redis's
+	// own dependencies too, which go mod download of the two named modules
+	// leaves out.
+	dl := exec.Command("go", "list", "-deps", ".")
 	dl.Dir = dir
 	dl.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 	if out, err := dl.CombinedOutput(); err != nil {
-		t.Fatalf("go mod download: %v\n%s", err, out)
+		t.Fatalf("go list -deps: %v\n%s", err, out)
 	}
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
 	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Env: env}, ".")
