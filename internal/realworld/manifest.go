@@ -65,7 +65,7 @@ var SafeKinds = []string{
 	"atomic-acquire", "lua-cad", "lua-extend", "watch-multi", "peer-lib",
 	"checked-result", "units-ok", "nx-seed", "idempotency", "flag", "cache",
 	"session", "ratelimit", "counter", "leader", "other-nonlock",
-	"fenced-write", "lease-ok",
+	"fenced-write", "lease-ok", "unique-value",
 }
 
 // Dir is the checkout directory of the repository inside the corpus.
