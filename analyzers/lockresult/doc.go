@@ -18,7 +18,8 @@
 //   - a failure branch that falls through into the critical section:
 //     if !ok { log.Print("busy") } followed by the work, found on the
 //     control-flow graph (if, else, switch on ok or err, errors.Is, nil
-//     checks on the reply or lock);
+//     checks on the reply or lock); a path that comes back to the acquire
+//     (a retry loop's continue) tries again and runs nothing yet;
 //   - an error branch that runs the work itself: if err != nil {
 //     log.Print(err); next.ServeHTTP(w, r); return } where the code after
 //     the if runs the same work once the lock is held. The work is what

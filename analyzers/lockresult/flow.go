@@ -182,6 +182,12 @@ func (f *flow) search(b *cfg.Block, edge int, what failed, join *cfg.Block) (cal
 		}
 		stop := false
 		for _, n := range s.blk.Nodes {
+			if n.Pos() <= f.a.call.Pos() && f.a.call.End() <= n.End() {
+				// Back at the acquire: a retry loop tries again, and
+				// what follows depends on that new outcome.
+				stop = true
+				break
+			}
 			if s.joined && call == nil {
 				// Before an assignment to the outcome: its right side
 				// (_, err = db.Exec(...)) runs first.
