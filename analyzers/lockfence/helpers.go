@@ -214,6 +214,9 @@ func inClosure(fd *ast.FuncDecl, call *ast.CallExpr) bool {
 // not a cache. Wrappers that set a TTL are taken for caches, and keys,
 // helpers and receivers named as caches are left out.
 func persistentSets(pass *analysis.Pass, res *section.Result, s *section.Section, call *ast.CallExpr) []*stores.Write {
+	if fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func); fn != nil && stores.Modeled(fn) {
+		return nil // a GoFrame Model.Scan fills its query cache: a read, as modelled
+	}
 	var out []*stores.Write
 	for _, op := range res.Lifecycle.Ops {
 		if op.Call != call || op.Kind != lifecycle.Write || op.Via == nil || op.Via.Pkg() == pass.Pkg || op.TTL || op.Lock() != nil && op.Lock().IsLock(pass) {

@@ -18,6 +18,7 @@ import (
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"github.com/locklint/locklint/analyzers/internal/later"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
+	"github.com/locklint/locklint/analyzers/internal/redismodel"
 	"github.com/locklint/locklint/analyzers/internal/section"
 	"github.com/locklint/locklint/analyzers/internal/soleimpl"
 )
@@ -56,6 +57,28 @@ var storePaths = map[string]bool{
 	"github.com/jinzhu/gorm": true, "os": true, locklib.FencePath: true,
 	"github.com/jackc/pgx/v5": true, "github.com/jackc/pgx/v5/pgxpool": true,
 	"github.com/jackc/pgx/v4": true, "github.com/jackc/pgx/v4/pgxpool": true,
+}
+
+// modeledPaths are the store APIs [Classify] models method by method,
+// beside storePaths: their calls are classified by that model, never by
+// what their implementation reaches. A GoFrame Model.Scan reads; that it
+// also fills the query cache in Redis (gcache's adapter) is not a write
+// the caller's lock protects.
+var modeledPaths = map[string]bool{
+	"github.com/gogf/gf/v2/database/gdb": true, "github.com/gogf/gf/database/gdb": true,
+	"go.mongodb.org/mongo-driver/mongo": true, "go.mongodb.org/mongo-driver/v2/mongo": true,
+	"gopkg.in/mgo.v2": true, "github.com/globalsign/mgo": true,
+}
+
+// Modeled reports whether fn belongs to a store or Redis client API that
+// locklint models itself: what fn writes is what the model says, not
+// what its implementation reaches.
+func Modeled(fn *types.Func) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	path := fn.Pkg().Path()
+	return storePaths[path] || modeledPaths[path] || redismodel.IsClientPackage(path)
 }
 
 // relevant reports whether the package imports a store, a package with
@@ -265,7 +288,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	factOf := func(call *ast.CallExpr) *WriteFact {
 		fn := localCallee(call)
-		if fn == nil {
+		if fn == nil || Modeled(fn) {
 			return nil
 		}
 		return lookupFact(pass, local, imported, fn)

@@ -54,3 +54,16 @@ func buyInFencedWhere(ctx context.Context, user string, chips int64) error {
 		Data(gdb.Map{"chips": chips, "fence": lease.Fence()}).Update()
 	return err
 }
+
+// A lock around reads only: the model's Scan fills GoFrame's query cache
+// in Redis on the way, which is not a write the lock protects.
+func listSeats(ctx context.Context, table int64) ([]string, error) {
+	key := "seat_list_lock"
+	if ok, err := rdb.SetNX(ctx, key, "1", 10*time.Second).Result(); err != nil || !ok {
+		return nil, errors.New("busy")
+	}
+	defer rdb.Del(ctx, key)
+	var seats []string
+	err := gfdb.Model("table_seats").Where("table_id", table).Scan(&seats)
+	return seats, err
+}
