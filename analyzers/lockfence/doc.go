@@ -50,7 +50,7 @@
 //     that is not what the lock protects). A call of a store or Redis
 //     client API listed here counts as what this list says of it, not as
 //     what its implementation reaches: a GoFrame Model.Scan reads, though
-//     it fills the query cache in Redis on the way. So is an UPDATE whose WHERE
+//     it fills the query cache in Redis on the way. Left out too: an UPDATE whose WHERE
 //     requires a column it sets to be empty or to hold an expected value
 //     (SET device_id = ? WHERE ... AND device_id IS NULL; SET status =
 //     'done' WHERE status = 'pending'; gorm's Where("no = ? AND status =
