@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
@@ -38,7 +39,24 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 		}
 		return false
 	}
+	// outcome splits the successors of a condition on the acquire's
+	// outcome into the one taken on success and the one taken on failure.
+	outcome := func(blk *cfg.Block) (succs []*cfg.Block, failed *cfg.Block) {
+		succs = blk.Succs
+		if len(succs) == 2 && len(blk.Nodes) > 0 {
+			if cond, ok := blk.Nodes[len(blk.Nodes)-1].(ast.Expr); ok && b.condition(blk) {
+				switch r.polarity(cond) {
+				case failIfTrue:
+					return succs[1:], succs[0]
+				case failIfFalse:
+					return succs[:1], succs[1]
+				}
+			}
+		}
+		return succs, nil
+	}
 	seen := map[*cfg.Block]bool{}
+	var failures []*cfg.Block
 	var visit func(blk *cfg.Block, from int)
 	visit = func(blk *cfg.Block, from int) {
 		for i := from; i < len(blk.Nodes); i++ {
@@ -47,18 +65,10 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 			}
 			s.Nodes = append(s.Nodes, blk.Nodes[i])
 		}
-		succs := blk.Succs
-		if len(succs) == 2 && len(blk.Nodes) > 0 {
-			if cond, ok := blk.Nodes[len(blk.Nodes)-1].(ast.Expr); ok && b.condition(blk) {
-				switch r.polarity(cond) {
-				case failIfTrue:
-					b.fail(s, succs[0])
-					succs = succs[1:]
-				case failIfFalse:
-					b.fail(s, succs[1])
-					succs = succs[:1]
-				}
-			}
+		succs, failed := outcome(blk)
+		if failed != nil {
+			b.fail(s, failed)
+			failures = append(failures, failed)
 		}
 		for _, next := range succs {
 			if !seen[next] {
@@ -70,6 +80,44 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 	// When the acquire's own node is the condition that decides success,
 	// visit starts past it and only reads its polarity.
 	visit(start, idx+1)
+	// Code that a failed acquire also reaches (after if isLeader { ... }
+	// else { ... }, or after an error branch that only logs) runs whether
+	// or not the lock is held: it is not the section's. A failed path
+	// fails every later test of the outcome (go-redis answers false with
+	// an error), so it goes on only through their failure branches.
+	var failed map[ast.Node]bool
+	seenFailed := map[*cfg.Block]bool{}
+	var walk func(blk *cfg.Block)
+	walk = func(blk *cfg.Block) {
+		for _, n := range blk.Nodes {
+			if stops(n) {
+				return
+			}
+			if failed == nil {
+				failed = map[ast.Node]bool{}
+			}
+			failed[n] = true
+		}
+		succs, fail := outcome(blk)
+		if fail != nil {
+			succs = []*cfg.Block{fail}
+		}
+		for _, next := range succs {
+			if !seenFailed[next] {
+				seenFailed[next] = true
+				walk(next)
+			}
+		}
+	}
+	for _, f := range failures {
+		if !seenFailed[f] {
+			seenFailed[f] = true
+			walk(f)
+		}
+	}
+	if failed != nil {
+		s.Nodes = slices.DeleteFunc(s.Nodes, func(n ast.Node) bool { return failed[n] })
+	}
 	b.sections = append(b.sections, s)
 }
 

@@ -13,7 +13,12 @@
 //   - without taking the branch where the acquire failed: the branch of a
 //     condition on the acquire's results (err != nil, !ok, lease == nil,
 //     reply != "OK", errors.Is(err, ...), !rdb.SetNX(...).Val()) that
-//     means "not acquired".
+//     means "not acquired",
+//   - and not reachable from that branch as well: code after if ok {
+//     ... } else { ... }, or after an error branch that only logs, runs
+//     whether or not the lock is held (a failed path takes the failure
+//     branch of every later test of the outcome: go-redis answers false
+//     with an error).
 //
 // For safelock's Locker.Do the section is the callback's body (a literal,
 // or a function or method of the package passed by name). The same holds
