@@ -14,7 +14,8 @@
 //   - an acquire where only the error is checked although a held lock is
 //     reported without one: go-redis SetNX returns false and a nil error,
 //     redigo's Do returns a nil reply (SET NX) or 0 (SETNX) and a nil error;
-//     also a bool or reply that is only logged;
+//     also through the command kept in a variable (cmd.Err(), _, err :=
+//     cmd.Result()), and a bool or reply that is only logged;
 //   - a failure branch that falls through into the critical section:
 //     if !ok { log.Print("busy") } followed by the work, found on the
 //     control-flow graph (if, else, switch on ok or err, errors.Is, nil

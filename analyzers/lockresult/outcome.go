@@ -256,11 +256,23 @@ func cmdVariable(info *types.Info, file *ast.File, a *acquire, p ast.Node) outco
 		return outcome{}
 	}
 	errs, others := 0, 0
+	// _, err := cmd.Result() drops the value as cmd.Err() does.
+	dropped := map[*ast.SelectorExpr]bool{}
+	ast.Inspect(file, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == 2 && len(as.Rhs) == 1 && isBlank(as.Lhs[0]) {
+			if c, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); ok {
+				if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Result" {
+					dropped[sel] = true
+				}
+			}
+		}
+		return true
+	})
 	ast.Inspect(file, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.SelectorExpr:
 			if x, ok := ast.Unparen(n.X).(*ast.Ident); ok && info.Uses[x] == v {
-				if n.Sel.Name == "Err" {
+				if n.Sel.Name == "Err" || dropped[n] {
 					errs++
 				} else {
 					others++

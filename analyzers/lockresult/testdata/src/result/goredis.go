@@ -62,6 +62,30 @@ func cmdOnlyErr(ctx context.Context, key, token string) error {
 	return nil
 }
 
+// nxLock keeps the command in a variable, then reads it with its value
+// dropped (tryDropped) or kept (try).
+type nxLock struct{ key string }
+
+func (l nxLock) tryDropped(ctx context.Context) (bool, error) {
+	cmd := rdb.SetNX(ctx, l.key, 1, time.Minute) // want `only the error of SetNX of l.key is checked`
+	_, err := cmd.Result()
+	if err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+func (l nxLock) try(ctx context.Context) (bool, error) {
+	cmd := rdb.SetNX(ctx, l.key, 1, time.Minute)
+	ok, err := cmd.Result()
+	if err != nil {
+		return false, err
+	}
+	return ok, nil
+}
+
+func (l nxLock) unlock(ctx context.Context) { rdb.Del(ctx, l.key) }
+
 func onlyLogged(ctx context.Context, key, token string) error {
 	ok, err := rdb.SetNX(ctx, key, token, time.Minute).Result() // want `the outcome of SetNX is only logged, never checked`
 	if err != nil {
