@@ -84,7 +84,22 @@ func (k Key) ParamUnderHelper() int {
 	return -1
 }
 
+// PrefixedParam returns N when the key is parameter N, or a constant
+// prefix before it (keyPrefix + key: a client wrapper that namespaces
+// every key), else -1.
+func (k Key) PrefixedParam() int {
+	if n := k.Param(); n >= 0 {
+		return n
+	}
+	if m := prefixedParam.FindStringSubmatch(k.Exact); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return -1
+}
+
 var (
+	prefixedParam = regexp.MustCompile(`^concat\("(?:[^"\\]|\\.)*",\$p(\d+)\$\)$`)
 	helperOfParam = regexp.MustCompile(`^call\([^,()$"]+,\$p(\d+)\$\)$`)
 	paramOnly     = regexp.MustCompile(`^\$p(\d+)\$$`)
 	placeholder   = regexp.MustCompile(`\$[a-z][^$]*\$`)
@@ -111,7 +126,95 @@ func (k Key) Subst(args []Key) Key {
 	if !ok {
 		return Key{}
 	}
+	exact = normalize(exact)
 	return Key{Exact: exact, Shape: shape(exact), Anchored: anchored}
+}
+
+// normalize rewrites the nested concatenations a substitution makes the
+// way [Env.Of] renders them from source: a helper's "app_" + key called
+// with "lock_" + id is concat("app_lock_",id), as "app_" + "lock_" + id
+// written out is, not concat("app_",concat("lock_",id)).
+func normalize(exact string) string {
+	if !strings.Contains(exact, "concat(") {
+		return exact
+	}
+	out, _, _ := normTerm(exact, 0)
+	return out
+}
+
+// normTerm normalizes the term at s[i:], returning it, its parts when it
+// is a concatenation, and the index after it.
+func normTerm(s string, i int) (string, []string, int) {
+	if i >= len(s) {
+		return "", nil, i
+	}
+	switch s[i] {
+	case '"':
+		j := i + 1
+		for j < len(s) && s[j] != '"' {
+			if s[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		j = min(j+1, len(s))
+		return s[i:j], nil, j
+	case '$':
+		k := strings.IndexByte(s[i+1:], '$')
+		if k < 0 {
+			return s[i:], nil, len(s)
+		}
+		return s[i : i+k+2], nil, i + k + 2
+	}
+	j := i
+	for j < len(s) && s[j] != '(' && s[j] != ',' && s[j] != ')' {
+		j++
+	}
+	head := s[i:j]
+	if j >= len(s) || s[j] != '(' {
+		return head, nil, j
+	}
+	var args []string
+	j++
+	for j < len(s) && s[j] != ')' {
+		a, parts, next := normTerm(s, j)
+		j = next
+		if head == "concat" && parts != nil {
+			for _, p := range parts {
+				args = appendPart(args, p)
+			}
+		} else if head == "concat" {
+			args = appendPart(args, a)
+		} else {
+			args = append(args, a)
+		}
+		if j < len(s) && s[j] == ',' {
+			j++
+		}
+	}
+	j++ // ')'
+	text := head + "(" + strings.Join(args, ",") + ")"
+	if head == "concat" {
+		if len(args) == 1 {
+			text = args[0] // "app_" + "lock" is the constant "app_lock"
+		}
+		return text, args, j
+	}
+	return text, nil, j
+}
+
+// appendPart appends a part of a concatenation, merging adjacent
+// constants as flatten does.
+func appendPart(parts []string, p string) []string {
+	if n := len(parts); n > 0 && isQuoted(parts[n-1]) && isQuoted(p) {
+		a, errA := strconv.Unquote(parts[n-1])
+		b, errB := strconv.Unquote(p)
+		if errA == nil && errB == nil {
+			parts[n-1] = strconv.Quote(a + b)
+			return parts
+		}
+	}
+	return append(parts, p)
 }
 
 // FromExact rebuilds a Key from its Exact form (as stored in a fact).

@@ -25,6 +25,30 @@ func TestPretty(t *testing.T) {
 	}
 }
 
+// A helper that prefixes its key, called with a prefixed key, names the
+// key the prefixes written out in one expression name.
+func TestSubstFlattens(t *testing.T) {
+	for _, tt := range []struct {
+		helper string
+		args   []string
+		want   string
+	}{
+		{`concat("app_",$p0$)`, []string{`concat("lock_",$p0$)`}, `concat("app_lock_",$p0$)`},
+		{`concat("app_",$p0$,":",$p1$)`, []string{`concat("lock_",$l$)`, `concat("a","b")`}, `concat("app_lock_",$l$,":ab")`},
+		{`call(pkg.f,concat("a",$p0$))`, []string{`concat("b",$x:g(1,2)$)`}, `call(pkg.f,concat("ab",$x:g(1,2)$))`},
+		{`concat("app_",$p0$)`, []string{`"lock"`}, `"app_lock"`}, // as the constant "app_" + "lock" renders
+		{`$p0$`, []string{`concat("a\"b",concat("c",$p1$))`}, `concat("a\"bc",$p1$)`},
+	} {
+		var args []Key
+		for _, a := range tt.args {
+			args = append(args, FromExact(a, true))
+		}
+		if got := FromExact(tt.helper, true).Subst(args).Exact; got != tt.want {
+			t.Errorf("%s with %v = %s, want %s", tt.helper, tt.args, got, tt.want)
+		}
+	}
+}
+
 func TestNames(t *testing.T) {
 	for s, want := range map[string]bool{"lock:": true, "jobs-%d": true, ":": false, "%s:%s": false, "%d": false, "k1": true, "锁": true} {
 		if got := names(s); got != want {
@@ -271,4 +295,22 @@ func order(id string) string { return fmt.Sprintf("order_lock:%s", id) }
 		{"fixed", "fixedConcat", true},
 		{"unlock", "order", false},
 	})
+}
+
+func TestPrefixedParam(t *testing.T) {
+	for _, tt := range []struct {
+		exact string
+		want  int
+	}{
+		{`$p1$`, 1},
+		{`concat("app_",$p0$)`, 0},
+		{`concat("a\"b",$p2$)`, 2},
+		{`concat($p0$,":x")`, -1},
+		{`concat("app_",$p0$,$p1$)`, -1},
+		{`call(pkg.prefixed,$p0$)`, -1},
+	} {
+		if got := FromExact(tt.exact, true).PrefixedParam(); got != tt.want {
+			t.Errorf("PrefixedParam(%s) = %d, want %d", tt.exact, got, tt.want)
+		}
+	}
 }

@@ -637,11 +637,12 @@ func (b *builder) site(op *Op, depth int) *ast.CallExpr {
 
 // thinWrapper reports whether fd only forwards one command on its
 // parameters to the client (func (c *Conn) Expire(key string, ttl int)
-// error { _, err := c.Do("EXPIRE", key, ttl); return err }): a call of it
+// error { _, err := c.Do("EXPIRE", key, ttl); return err }), perhaps
+// with the application's constant prefix before the key: a call of it
 // is the command, so the call is where a defect is reported.
 func (b *builder) thinWrapper(fd *ast.FuncDecl) bool {
 	ops := b.ops[fd]
-	if len(ops) != 1 || ops[0].Key.Param() < 0 {
+	if len(ops) != 1 || ops[0].Key.PrefixedParam() < 0 {
 		return false
 	}
 	name := strings.ToLower(fd.Name.Name)

@@ -163,7 +163,7 @@ func createUser(ctx context.Context, id, tok string) {
 		return
 	}
 	defer releaseLock(ctx, "user:"+id)
-	rdb.Set(ctx, "users:"+id, 1, 0) // want `Redis SET under lock "lock:" \+ "user:" \+ \* \(SET NX \(in fence.takeLock at goredis.go:\d+\)\) carries no fencing token`
+	rdb.Set(ctx, "users:"+id, 1, 0) // want `Redis SET under lock "lock:user:" \+ \* \(SET NX \(in fence.takeLock at goredis.go:\d+\)\) carries no fencing token`
 }
 
 // A Redis write in a helper of this package is a write under the
