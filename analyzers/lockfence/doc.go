@@ -29,7 +29,9 @@
 //     fences it), a GoFrame gdb Model Insert/InsertIgnore/InsertAndGetId,
 //     Save, Replace, Update, Delete, Increment or Decrement (an update
 //     is fenced by a Where("fence < ?", f) or WhereLT("fence", f) in its
-//     chain, as gorm's is), a go-redis,
+//     chain, as gorm's is), an xorm Engine or Session Insert, InsertOne,
+//     Update or Delete (Where/And/Or in its chain read as gorm's) or an
+//     Exec whose statement writes, a go-redis,
 //     redigo or rueidis write to a key other than the lock, a Lua script
 //     that writes (but not a write after the script compared a value it
 //     read with the caller's: a compare-and-set, or a write checked

@@ -57,6 +57,7 @@ var storePaths = map[string]bool{
 	"github.com/jinzhu/gorm": true, "os": true, locklib.FencePath: true,
 	"github.com/jackc/pgx/v5": true, "github.com/jackc/pgx/v5/pgxpool": true,
 	"github.com/jackc/pgx/v4": true, "github.com/jackc/pgx/v4/pgxpool": true,
+	"xorm.io/xorm": true, "github.com/go-xorm/xorm": true,
 }
 
 // modeledPaths are the store APIs [Classify] models method by method,

@@ -45,7 +45,7 @@ func (w *Write) NeedsCondition() bool {
 		case "Save", "Update", "Updates", "UpdateColumn", "UpdateColumns", "Delete":
 			return true
 		}
-	case GoFrame:
+	case GoFrame, Xorm:
 		return !strings.Contains(w.What, ".Insert")
 	case Ent:
 		return !strings.Contains(w.What, "Create ") && !strings.Contains(w.What, "CreateBulk ")
@@ -128,7 +128,7 @@ func (w *Write) FenceCondition(reaches func(ast.Expr) bool) (ok, known bool) {
 			return true, true
 		}
 		return false, w.Complete
-	case Gorm, GoFrame:
+	case Gorm, GoFrame, Xorm:
 		complete := true
 		for _, c := range w.Conds {
 			if hasCondition(c.Query, c.Args, false, false, reaches) {

@@ -41,6 +41,7 @@ const (
 	GoFrame                 // GoFrame gdb model writes (Insert, Update, Delete, Save ...)
 	Redis                   // a Redis command that changes a key
 	Fenced                  // a safelock/fence helper: checks the fence where the write lands
+	Xorm                    // xorm Engine/Session writes (Insert, Update, Delete)
 )
 
 // Write is one call that writes to a store.
@@ -122,6 +123,8 @@ func classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *red
 		return pgxWrite(info, defs, w, fn, recv, anyText)
 	case "github.com/gogf/gf/v2/database/gdb", "github.com/gogf/gf/database/gdb":
 		return goframeWrite(info, defs, w, fn, recv)
+	case "xorm.io/xorm", "github.com/go-xorm/xorm":
+		return xormWrite(info, defs, w, fn, recv, anyText)
 	}
 	switch sqlInterface(sig) {
 	case "database/sql":
@@ -424,6 +427,47 @@ func goframeWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func
 				op = " <= ?"
 			}
 			w.Conds = append(w.Conds, GormCond{Query: col + op, Complete: complete, Args: args[1:]})
+		}
+	})
+	return w
+}
+
+// xormWrites are the xorm Engine and Session methods that change rows.
+var xormWrites = map[string]bool{
+	"Insert": true, "InsertOne": true, "InsertMulti": true, "Update": true, "Delete": true,
+}
+
+// xormWrite recognises an xorm write: engine.Insert(&item),
+// engine.Where("id = ?", id).Update(&item), session.Delete(&item), and
+// Exec("UPDATE ...", args...) with its statement first. Where, And and
+// Or conditions of the chain are kept as gorm's are.
+func xormWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, recv string, anyText bool) *Write {
+	sel, ok := ast.Unparen(w.Call.Fun).(*ast.SelectorExpr)
+	if recv != "Engine" && recv != "Session" && recv != "EngineGroup" || !ok {
+		return nil
+	}
+	w.What = "xorm " + recv + "." + fn.Name()
+	if fn.Name() == "Exec" {
+		if len(w.Call.Args) == 0 {
+			return nil
+		}
+		w.Kind = SQL
+		w.Query, w.Complete = Text(info, defs, w.Call.Args[0])
+		w.QueryExpr = w.Call.Args[0]
+		w.Params, w.Spread = w.Call.Args[1:], w.Call.Ellipsis.IsValid()
+		if !anyText && !IsWriteSQL(w.Query) {
+			return nil
+		}
+		return w
+	}
+	if !xormWrites[fn.Name()] {
+		return nil
+	}
+	w.Kind = Xorm
+	walkChain(w, sel.X, func(m string, args []ast.Expr) {
+		if (m == "Where" || m == "And" || m == "Or") && len(args) > 0 {
+			q, complete := Text(info, defs, args[0])
+			w.Conds = append(w.Conds, GormCond{Query: q, Complete: complete, Args: args[1:]})
 		}
 	})
 	return w
