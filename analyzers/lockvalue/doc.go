@@ -15,7 +15,8 @@
 //   - the lock key itself, or the id it is made of (orderID in
 //     "lock:order:"+orderID);
 //   - a timestamp: time.Now() and anything computed from it (Unix,
-//     UnixNano, Add, Format, String);
+//     UnixNano, Add, Format, String), and GoFrame's clock (gtime.Now(),
+//     gtime.Timestamp(), gtime.TimestampMilli() ...);
 //   - the hostname, the process ID (os.Hostname, os.Getpid) or a
 //     goroutine id parsed from runtime.Stack, alone or together;
 //   - an unexported field nothing in the package ever sets (its zero

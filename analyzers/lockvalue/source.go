@@ -868,6 +868,19 @@ func (t *tracer) funcCall(call *ast.CallExpr, fn *types.Func, idx int, c ctx, ar
 			return r // the layout shapes the text; it adds no uniqueness
 		}
 		return r.or(args())
+	case isGTime(path) && sig.Recv() == nil:
+		// GoFrame's clock: gtime.Now(), gtime.Timestamp(), gtime.Datetime().
+		if name == "Now" || strings.HasPrefix(name, "Timestamp") || name == "Datetime" || name == "Date" {
+			return val{k: kTime}
+		}
+		return unknown
+	case isGTime(path):
+		// gtime.Now().Unix(), .TimestampMilli(), .Format(layout): as the Time.
+		r := recv()
+		if r.k&kTime == 0 {
+			return unknown
+		}
+		return r.or(args())
 	case path == "os":
 		switch name {
 		case "Hostname":
@@ -1068,3 +1081,8 @@ func (t *tracer) optionalArg(e ast.Expr, fd *ast.FuncDecl) bool {
 // soleImpl returns the method implementing interface method m when
 // exactly one named type of this package implements m's interface, or nil.
 func (t *tracer) soleImpl(m *types.Func) *types.Func { return soleimpl.Of(t.pass.Pkg, m) }
+
+// isGTime reports whether path is GoFrame's time package.
+func isGTime(path string) bool {
+	return path == "github.com/gogf/gf/v2/os/gtime" || path == "github.com/gogf/gf/os/gtime"
+}
