@@ -317,14 +317,7 @@ func gormWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, r
 	}
 	switch {
 	case fn.Name() == "Exec":
-		w.Kind = SQL
-		if len(w.Call.Args) == 0 {
-			return nil
-		}
-		w.Query, w.Complete = Text(info, defs, w.Call.Args[0])
-		w.QueryExpr = w.Call.Args[0]
-		w.Params, w.Spread = w.Call.Args[1:], w.Call.Ellipsis.IsValid()
-		if !anyText && !IsWriteSQL(w.Query) {
+		if statementAt(info, defs, w, 0, anyText) == nil {
 			return nil
 		}
 	case gormWrites[fn.Name()]:
@@ -448,17 +441,7 @@ func xormWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, r
 	}
 	w.What = "xorm " + recv + "." + fn.Name()
 	if fn.Name() == "Exec" {
-		if len(w.Call.Args) == 0 {
-			return nil
-		}
-		w.Kind = SQL
-		w.Query, w.Complete = Text(info, defs, w.Call.Args[0])
-		w.QueryExpr = w.Call.Args[0]
-		w.Params, w.Spread = w.Call.Args[1:], w.Call.Ellipsis.IsValid()
-		if !anyText && !IsWriteSQL(w.Query) {
-			return nil
-		}
-		return w
+		return statementAt(info, defs, w, 0, anyText)
 	}
 	if !xormWrites[fn.Name()] {
 		return nil
@@ -483,14 +466,22 @@ func pgxWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, re
 	default:
 		return nil
 	}
-	if len(w.Call.Args) < 2 {
+	w.What = "pgx " + dotted(recv, fn.Name())
+	return statementAt(info, defs, w, 1, anyText)
+}
+
+// statementAt reads w as a SQL write whose statement is argument i and
+// whose parameters follow it; nil when there is no argument i or, unless
+// anyText, the statement does not write.
+func statementAt(info *types.Info, defs *keyexpr.Defs, w *Write, i int, anyText bool) *Write {
+	args := w.Call.Args
+	if i >= len(args) {
 		return nil
 	}
 	w.Kind = SQL
-	w.What = "pgx " + dotted(recv, fn.Name())
-	w.Query, w.Complete = Text(info, defs, w.Call.Args[1])
-	w.QueryExpr = w.Call.Args[1]
-	w.Params, w.Spread = w.Call.Args[2:], w.Call.Ellipsis.IsValid()
+	w.Query, w.Complete = Text(info, defs, args[i])
+	w.QueryExpr = args[i]
+	w.Params, w.Spread = args[i+1:], w.Call.Ellipsis.IsValid()
 	if !anyText && !IsWriteSQL(w.Query) {
 		return nil
 	}
