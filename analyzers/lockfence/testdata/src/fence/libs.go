@@ -36,6 +36,20 @@ func redsyncGorm(id string) error {
 	return gdb.Model(&Order{ID: id}).Update("state", "paid").Error // want `gorm DB.Update under lock "order:" \+ id \(redsync Mutex.Lock\) carries no fencing token`
 }
 
+// gorm's Exec takes its statement first: a write is reported, a read
+// is not.
+func redsyncGormExec(id string) error {
+	mu := rs.NewMutex("order:" + id)
+	if err := mu.Lock(); err != nil {
+		return err
+	}
+	defer mu.Unlock()
+	if err := gdb.Exec("SELECT 1").Error; err != nil {
+		return err
+	}
+	return gdb.Exec("UPDATE orders SET state = ? WHERE id = ?", "paid", id).Error // want `gorm DB.Exec under lock "order:" \+ id \(redsync Mutex.Lock\) carries no fencing token`
+}
+
 type Service struct {
 	mu *redsync.Mutex
 }
