@@ -122,7 +122,14 @@
 // unknown or at least that period: a cron tick's run marker, which
 // nobody takes again once it lapsed; sections that only read,
 // writes before the acquire, after the release, on the branch where the
-// acquire failed, or in deferred calls; writes the section starts but
+// acquire failed, or in deferred calls; writes a failed acquire also
+// reaches (after if ok {...} else {...}), up to the point where the same
+// acquire is tried again and its outcome assigned anew (directly, or in a
+// function literal handed to a wait helper); in a loop around the
+// acquire, writes of the next iteration (one lock per item: the item
+// before's lock does not cover the next item's), while a failed attempt
+// that continues the loop does not make the section's writes both-path
+// (a leader loop whose failed tick waits for the next); writes the section starts but
 // does not wait for (in a goroutine it does not join through a
 // WaitGroup, an errgroup or a channel, or in a function handed to a
 // worker pool's Submit or time.AfterFunc, or in a helper that does one

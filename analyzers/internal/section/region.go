@@ -55,6 +55,13 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 		}
 		return succs, nil
 	}
+	// A loop around the acquire starts a new attempt with each iteration:
+	// what the next one runs before its acquire is not this attempt's
+	// section, and a failed attempt does not reach past it.
+	loops := enclosingLoops(fn, lk.Acquire)
+	newIteration := func(blk *cfg.Block) bool {
+		return (blk.Kind == cfg.KindForBody || blk.Kind == cfg.KindRangeBody) && loops[blk.Stmt]
+	}
 	seen := map[*cfg.Block]bool{}
 	var failures []*cfg.Block
 	var visit func(blk *cfg.Block, from int)
@@ -71,7 +78,7 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 			failures = append(failures, failed)
 		}
 		for _, next := range succs {
-			if !seen[next] {
+			if !seen[next] && !newIteration(next) {
 				seen[next] = true
 				visit(next, 0)
 			}
@@ -84,13 +91,15 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 	// else { ... }, or after an error branch that only logs) runs whether
 	// or not the lock is held: it is not the section's. A failed path
 	// fails every later test of the outcome (go-redis answers false with
-	// an error), so it goes on only through their failure branches.
+	// an error), so it goes on only through their failure branches. It
+	// ends where the same acquire is tried again into the outcome's
+	// variables, and at a new iteration of a loop around the acquire.
 	var failed map[ast.Node]bool
 	seenFailed := map[*cfg.Block]bool{}
 	var walk func(blk *cfg.Block)
 	walk = func(blk *cfg.Block) {
 		for _, n := range blk.Nodes {
-			if stops(n) {
+			if stops(n) || b.retries(n, r, lk.Acquire) {
 				return
 			}
 			if failed == nil {
@@ -103,7 +112,7 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 			succs = []*cfg.Block{fail}
 		}
 		for _, next := range succs {
-			if !seenFailed[next] {
+			if !seenFailed[next] && !newIteration(next) {
 				seenFailed[next] = true
 				walk(next)
 			}
@@ -119,6 +128,58 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 		s.Nodes = slices.DeleteFunc(s.Nodes, func(n ast.Node) bool { return failed[n] })
 	}
 	b.sections = append(b.sections, s)
+}
+
+// enclosingLoops returns the for and range statements of fn whose body
+// holds the acquire.
+func enclosingLoops(fn ast.Node, acq *ast.CallExpr) map[ast.Stmt]bool {
+	loops := map[ast.Stmt]bool{}
+	ast.Inspect(fn, func(n ast.Node) bool {
+		if n == nil || !within(acq, n) {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.ForStmt:
+			if within(acq, n.Body) {
+				loops[n] = true
+			}
+		case *ast.RangeStmt:
+			if within(acq, n.Body) {
+				loops[n] = true
+			}
+		}
+		return true
+	})
+	return loops
+}
+
+// retries reports whether n assigns the acquire's outcome variables a new
+// attempt of the same acquire: a call of its callee, directly or in a
+// function literal handed to a helper (a wait-and-retry loop). Past it, a
+// failed path may hold the lock.
+func (b *builder) retries(n ast.Node, r *results, acq *ast.CallExpr) bool {
+	as, ok := n.(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Rhs) != 1 {
+		return false
+	}
+	outcome := false
+	for _, l := range as.Lhs {
+		if id, ok := ast.Unparen(l).(*ast.Ident); ok && r.vars[r.info.Uses[id]] {
+			outcome = true
+		}
+	}
+	callee := typeutil.Callee(r.info, acq)
+	if !outcome || callee == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(as.Rhs[0], func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && call != acq && typeutil.Callee(r.info, call) == callee {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // fail records blk, the successor of the first test of the acquire's

@@ -53,3 +53,105 @@ func leaderTickChecked(ctx context.Context, self string) {
 
 // resign gives the leadership up (the ticks above keep it until then).
 func resign(ctx context.Context) { rdb.Del(ctx, "cluster_leader_lock") }
+
+// A leader loop: a failed attempt waits for the next tick (continue), and
+// the write after if !leader { acquire } else { renew } runs in the tick
+// that took the lock, or in a later one that holds it. The failure reaches
+// it only through a new iteration, where the lock is held again.
+func leaderLoop(ctx context.Context, self string, ticks <-chan time.Time) {
+	leader := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticks:
+			if !leader {
+				ok, err := rdb.SetNX(ctx, "loop_leader_lock", self, 10*time.Second).Result()
+				if err != nil || !ok {
+					continue
+				}
+				leader = true
+			} else if !stillLeader(ctx, self) {
+				leader = false
+				continue
+			}
+			db.ExecContext(ctx, "UPDATE jobs SET owner = ? WHERE owner IS NOT NULL", self) // want `database/sql DB.ExecContext under lock "loop_leader_lock" \(SET NX\) carries no fencing token`
+		}
+	}
+}
+
+func stillLeader(ctx context.Context, self string) bool {
+	v, _ := rdb.Get(ctx, "loop_leader_lock").Result()
+	return v == self
+}
+
+// One lock per task, each held until the function returns, the work done
+// elsewhere. The write at the top of the loop is for the next task, before
+// its lock is taken: the lock of the task before does not protect it.
+func batchLocks(ctx context.Context, self string, tasks []string) []string {
+	var held []string
+	for _, t := range tasks {
+		if t == "" {
+			db.ExecContext(ctx, "UPDATE tasks SET state = 'abandoned' WHERE id = ?", t)
+			continue
+		}
+		ok, _ := rdb.SetNX(ctx, "task_lock:"+t, self, time.Minute).Result()
+		if !ok {
+			continue
+		}
+		held = append(held, t)
+	}
+	return held
+}
+
+// A refused acquire waits and tries again through a helper; the outcome it
+// assigns is the new attempt's, and only a holder goes on to the write.
+func waitThenWrite(ctx context.Context, self string) error {
+	ok, err := takeJobLock(ctx, self)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		ok, err = retryLock(ctx, func() (bool, error) { return takeJobLock(ctx, self) })
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+	}
+	defer rdb.Del(ctx, "job_lock")
+	_, err = db.ExecContext(ctx, "UPDATE jobs SET owner = ?", self) // want `database/sql DB.ExecContext under lock "job_lock" \(SET NX \(in fence.takeJobLock at bothpaths.go:\d+\)\) carries no fencing token`
+	return err
+}
+
+// A refused acquire calls another function, whose answer it takes in its
+// stead: the write after runs on both paths of the acquire.
+func otherThenWrite(ctx context.Context, self string) error {
+	ok, err := takeJobLock(ctx, self)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		ok, err = retryLock(ctx, func() (bool, error) { return true, nil })
+		if err != nil || !ok {
+			return err
+		}
+	}
+	_, err = db.ExecContext(ctx, "UPDATE jobs SET seen = ?", self)
+	return err
+}
+
+func takeJobLock(ctx context.Context, self string) (bool, error) {
+	return rdb.SetNX(ctx, "job_lock", self, time.Minute).Result()
+}
+
+func retryLock(ctx context.Context, try func() (bool, error)) (bool, error) {
+	for range 3 {
+		if ok, err := try(); err != nil || ok {
+			return ok, err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return false, ctx.Err()
+}
