@@ -61,6 +61,7 @@
 // Unix, UnixMilli), division or multiplication by a time unit, or a name
 // ending in a unit (ttlSeconds, lockTimeoutMs, expire_sec). Plain
 // integers with no such hint are left alone: PX 30000 may well mean 30 s.
+// A time.Duration divided by a plain number (ttl/2) is still a duration.
 //
 // # Why it matters
 //

@@ -16,7 +16,8 @@ import (
 // source says so: a time.Duration, a Duration method (Seconds,
 // Milliseconds), a time.Time method (Unix, UnixMilli), a division or
 // multiplication of one of those by a constant, or a name that ends in a
-// unit (ttlSeconds, timeoutMs).
+// unit (ttlSeconds, timeoutMs). A time.Duration divided by a number with
+// no unit (ttl/2) is a shorter span, still counted in nanoseconds.
 type measure struct {
 	per  int64 // nanoseconds per unit; 0 when unknown
 	unix bool  // a Unix time, not a span
@@ -125,6 +126,9 @@ func (m *measurer) measure(e ast.Expr, depth int) measure {
 		switch e.Op {
 		case token.QUO:
 			x := m.measure(e.X, depth+1)
+			if _, bare := m.bareConstant(e.Y); bare && x.dur {
+				return whole // ttl/2: a shorter span, still in nanoseconds
+			}
 			c, ok := m.intConst(e.Y)
 			if !x.known() || !ok || c <= 0 || x.per > (1<<62)/c {
 				return whole

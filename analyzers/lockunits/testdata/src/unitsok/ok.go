@@ -16,6 +16,7 @@ const (
 	lockTTL    = 30 * time.Second
 	ttlSeconds = 10
 	pxMillis   = 1500
+	ttlDivide  = 4
 )
 
 type config struct {
@@ -26,6 +27,9 @@ type config struct {
 
 func goRedis(ctx context.Context, cfg config, key, token string, ttl time.Duration, n int) {
 	rdb.SetNX(ctx, key, token, lockTTL)
+	rdb.SetNX(ctx, key, token, lockTTL/2)   // half the span, still a time.Duration
+	rdb.SetNX(ctx, key, token, ttl/3)       // as a renewal interval is taken
+	rdb.Expire(ctx, key, cfg.TTL/ttlDivide) // a divisor without a unit
 	rdb.SetNX(ctx, key, token, 0)           // no TTL: lockexpiry's business
 	rdb.Set(ctx, key, token, redis.KeepTTL) // KEEPTTL
 	rdb.Set(ctx, key, token, -1)            // KEEPTTL spelled out
