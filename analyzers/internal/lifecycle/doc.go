@@ -118,7 +118,7 @@
 // data when it is a state flag ([Lock.Flag]: NX without TTL, set and
 // cleared by different functions, nothing named like a lock), when its
 // outcome is never read and its function does not delete it, or when its
-// key or function names a record (done, processed, seen, dedup, nonce,
+// key or function names a record (done, complete, processed, seen, dedup, nonce,
 // idempotent, replay, ...). It is a claim, whatever its name, when the
 // key is kept once the work succeeded and deleted only on branches that
 // leave on failure (a "payment in progress" flag cleared when the channel

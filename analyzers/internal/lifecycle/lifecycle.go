@@ -1784,7 +1784,7 @@ var leaseRenewWords = append([]string{"renew", "keepalive", "heartbeat"}, lockWo
 // dataWords name keys that record that something happened once (a
 // message consumed, a request seen), written with NX so the first writer
 // wins: an idempotency or dedup record, not a lock.
-var dataWords = []string{"idempot", "dedup", "duplicate", "done", "processed", "seen", "nonce", "consumed", "handled", "replay"}
+var dataWords = []string{"idempot", "dedup", "duplicate", "done", "complete", "processed", "seen", "nonce", "consumed", "handled", "replay"}
 
 // IsLock reports whether there is evidence that the NX key l is a lock
 // rather than data written once: a record, a marker, a flag. Without a

@@ -321,6 +321,18 @@ func idempotent(ctx context.Context, reqID string) bool {
 	return true
 }
 
+// A record that an upload completed, removed again when the work it
+// records fails: a marker, not a lock.
+func markComplete(ctx context.Context, id string) (bool, error) {
+	res, err := rdb.SetArgs(ctx, "upload:complete:"+id, "1", redis.SetArgs{Mode: "NX", TTL: 24 * time.Hour}).Result()
+	if err == redis.Nil {
+		return false, nil
+	}
+	return res == "OK", err
+}
+
+func unmarkComplete(ctx context.Context, id string) { rdb.Del(ctx, "upload:complete:"+id) }
+
 // A plain SET cache with a constant is no lock.
 func cache(ctx context.Context) {
 	rdb.Set(ctx, "cache:flag", "1", time.Minute)
