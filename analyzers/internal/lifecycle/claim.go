@@ -123,8 +123,11 @@ func renewsOrRuns(op *Op) bool {
 // package (also one started with go), not named as a release, that
 // deletes only on its own failure branches.
 func onFailure(pass *analysis.Pass, op *Op, depth int) bool {
-	if op.In.Lit != nil || op.In.InDefer || depth > 8 {
+	if op.In.InDefer || depth > 8 {
 		return false
+	}
+	if op.In.Lit != nil {
+		return !op.In.InGo && op.inner == nil && closureOnFailure(pass, op.In.Decl, op.In.Lit)
 	}
 	if !op.In.InGo && leaves(pass, op.Call) {
 		return true
@@ -132,6 +135,47 @@ func onFailure(pass *analysis.Pass, op *Op, depth int) bool {
 	// A helper named as a release or renewal (a watchdog's leaseRenewal
 	// that deletes when its context ends) gives the lock back.
 	return op.inner != nil && !releaseNamedFunc(op.Via.Name()) && onFailure(pass, op.inner, depth+1)
+}
+
+// closureOnFailure reports whether lit is a function literal assigned to a
+// local variable of fd (rollback := func() { ... }) that is only ever
+// called, at least once, on branches that leave.
+func closureOnFailure(pass *analysis.Pass, fd *ast.FuncDecl, lit *ast.FuncLit) bool {
+	if fd == nil || fd.Body == nil {
+		return false
+	}
+	var v types.Object
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			for i, r := range as.Rhs {
+				if r == lit {
+					if id, ok := as.Lhs[i].(*ast.Ident); ok {
+						v = pass.TypesInfo.ObjectOf(id)
+					}
+				}
+			}
+		}
+		return v == nil
+	})
+	if v == nil {
+		return false
+	}
+	calls, uses, main := 0, 0, false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && pass.TypesInfo.Uses[id] == v {
+				calls++
+				main = main || !leaves(pass, n)
+			}
+		case *ast.Ident:
+			if pass.TypesInfo.Uses[n] == v {
+				uses++
+			}
+		}
+		return true
+	})
+	return !main && calls > 0 && calls == uses
 }
 
 // calledOnlyOnFailure reports whether fd is an unexported function of
