@@ -558,7 +558,7 @@ func (t *tracer) eval(e ast.Expr, c ctx) val {
 				x = val{k: kNeutral}
 			}
 		}
-		return x.or(y)
+		return t.composed(x.or(y), e.X, e.Y)
 	case *ast.IndexExpr:
 		return t.eval(e.X, c).or(t.eval(e.Index, c))
 	case *ast.SliceExpr:
@@ -749,6 +749,23 @@ func (t *tracer) stores(v *types.Var, c ctx) val {
 	return out
 }
 
+// composed returns v, made from parts: when two or more of them are not
+// constants (fmt.Sprintf("%s-%d-%d", key, now, seq()), key + "-" + id),
+// the value is made where they are put together, not inside a helper
+// that made one of them.
+func (t *tracer) composed(v val, parts ...ast.Expr) val {
+	n := 0
+	for _, p := range parts {
+		if tv, ok := t.info.Types[p]; !ok || tv.Value == nil {
+			n++
+		}
+	}
+	if n >= 2 {
+		v.at = nil
+	}
+	return v
+}
+
 // madeAt returns where the value e stores is made: through locals of fd
 // assigned once (id := fmt.Sprintf(...); &S{token: id}), the line that
 // makes it, which is the one to change.
@@ -818,7 +835,7 @@ func (t *tracer) call(call *ast.CallExpr, idx int, c ctx) val {
 		for _, a := range call.Args {
 			out = out.or(t.eval(a, c))
 		}
-		return out
+		return t.composed(out, call.Args...)
 	}
 	switch fn := typeutil.Callee(t.info, call).(type) {
 	case *types.Builtin:

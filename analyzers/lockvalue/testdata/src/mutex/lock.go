@@ -31,3 +31,7 @@ func (l *Leader) Lock(ctx context.Context) bool {
 func (l *Leader) Unlock(ctx context.Context) {
 	l.rdb.Eval(ctx, unlockSrc, []string{l.key}, l.id)
 }
+
+func (t *Ticket) Lock(ctx context.Context) bool {
+	return t.rdb.SetNX(ctx, t.key, t.id, 0).Val()
+}
