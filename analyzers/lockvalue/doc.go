@@ -59,7 +59,10 @@
 // token helper of the package) is reported once, where it is made (in a
 // constructor that makes it in a local first, id := fmt.Sprintf(...),
 // at that line, not at the literal that stores id), with every acquire
-// that stores it as related information.
+// that stores it as related information. A value put together from two
+// or more parts that are not constants (fmt.Sprintf("%s-%d", host(),
+// os.Getpid())) is made where they are put together, not inside the
+// helper that made one of the parts.
 // A helper that takes the key from its caller and stores a weak value of
 // its own (Lock(key) setting "locked") is reported where it is called,
 // when that caller releases or renews the lock.
