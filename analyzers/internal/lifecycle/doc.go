@@ -118,13 +118,14 @@
 // data when it is a state flag ([Lock.Flag]: NX without TTL, set and
 // cleared by different functions, nothing named like a lock), when its
 // outcome is never read and its function does not delete it, or when its
-// key or function names a record (done, complete, processed, seen, dedup, nonce,
-// idempotent, replay, ...). It is a claim, whatever its name, when the
-// key is kept once the work succeeded and deleted only on branches that
-// leave on failure (a "payment in progress" flag cleared when the channel
-// call fails, a cron period claim dropped so the next tick retries), in
-// the function that takes it, the worker it starts, or a helper or a
-// local closure (rollback := func() {...}) called only on such branches; and nothing gives it back as a lock is given
+// key or function names a record (done, complete, processed, seen,
+// dedup, nonce, idempotent, replay, ...). It is a claim, whatever its
+// name, when the key is kept once the work succeeded and deleted only on
+// branches that leave on failure (a "payment in progress" flag cleared
+// when the channel call fails, a cron period claim dropped so the next
+// tick retries), in the function that takes it, the worker it starts, or
+// a helper or a local closure (rollback := func() {...}) called only on
+// such branches; and nothing gives it back as a lock is given
 // back, when the work is done: no delete on the way out of the work, no
 // release helper (Unlock, ClearSlot) elsewhere, no compare-and-delete, no
 // renewal. Every rule over Locks stays silent on data.
