@@ -152,41 +152,66 @@ func TestFastAcquireFence(t *testing.T) {
 }
 
 // TestReleasePublishesOnlyToWaiters: a waiter marks itself, and a release
-// then publishes (TestUncontendedCommands shows it does not without one).
+// then hands it the lock (TestUncontendedCommands shows that a release
+// without one does nothing more). A waiter in another Locker (another
+// process) is told by PUBLISH; one in the releasing Locker is told by the
+// releasing process itself, with no PUBLISH. Either way the waiter asks
+// nothing more: the server runs two scripts after the release starts,
+// the release and the waiter's own release.
 func TestReleasePublishesOnlyToWaiters(t *testing.T) {
-	l, c := startLocker(t)
-	ctx := testCtx(t)
-	a, err := l.TryAcquire(ctx, "waited", time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := make(chan error, 1)
-	go func() {
-		b, err := l.Acquire(ctx, "waited", time.Minute)
-		if err == nil {
-			err = b.Release(ctx)
-		}
-		got <- err
-	}()
-	// The waiter has marked the key and is queued with the channel it
-	// listens on (a waiter that only polls is handed the lock without a
-	// message).
-	ks, _ := lockKeys("waited")
-	waitListening(t, c, ks, 1)
-	if c.Exists(ctx, ks.waiting).Val() == 0 {
-		t.Fatal("a queued waiter left no mark")
-	}
-	if err := c.ConfigResetStat(ctx).Err(); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Release(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-got; err != nil {
-		t.Fatal(err)
-	}
-	if n := serverCommands(t, c)["publish"]; n < 1 {
-		t.Errorf("no PUBLISH for a release with a waiter")
+	for _, tc := range []struct {
+		name      string
+		sameLock  bool
+		publishes int
+	}{
+		{"other Locker", false, 1},
+		{"same Locker", true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l, c := startLocker(t)
+			waiter := l
+			if !tc.sameLock {
+				waiter = New(c)
+				t.Cleanup(func() { _ = waiter.Close() })
+			}
+			ctx := testCtx(t)
+			a, err := l.TryAcquire(ctx, "waited", time.Minute)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make(chan error, 1)
+			go func() {
+				b, err := waiter.Acquire(ctx, "waited", time.Minute)
+				if err == nil {
+					err = b.Release(ctx)
+				}
+				got <- err
+			}()
+			// The waiter has marked the key and is queued with the channel
+			// it listens on (a waiter that only polls is handed the lock
+			// without a message).
+			ks, _ := lockKeys("waited")
+			waitListening(t, c, ks, 1)
+			if c.Exists(ctx, ks.waiting).Val() == 0 {
+				t.Fatal("a queued waiter left no mark")
+			}
+			if err := c.ConfigResetStat(ctx).Err(); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Release(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := <-got; err != nil {
+				t.Fatal(err)
+			}
+			cmds := serverCommands(t, c)
+			if n := cmds["publish"]; n != tc.publishes {
+				t.Errorf("%d PUBLISH for a release with a waiter, want %d", n, tc.publishes)
+			}
+			if n := cmds["evalsha"]; n != 2 {
+				t.Errorf("%d scripts run after the release started, want 2 (the release, the waiter's release)", n)
+			}
+		})
 	}
 }
 

@@ -609,11 +609,11 @@ func (l *Locker) each(ctx context.Context, fn func(ctx context.Context, i int, n
 
 // release and renew report whether the key still held the token: on one
 // node, there; with Redlock, on a majority. A release that hands the lock
-// to a waiter of this Locker tells it at once, without waiting for the
-// pub/sub message (which then finds it gone, or tells it the same).
+// to a waiter of this Locker tells it itself: the script publishes
+// nothing for it (see queueLua).
 func (l *Locker) release(ctx context.Context, ks keySet, token string, fence int64) (bool, error) {
 	if len(l.nodes) == 1 {
-		ok, handed, err := l.nodes[0].release(ctx, ks, token, fence, true)
+		ok, handed, err := l.nodes[0].release(ctx, ks, token, fence, true, l.notify.here())
 		if handed != "" {
 			l.notify.handOver(handed)
 		}
@@ -622,7 +622,7 @@ func (l *Locker) release(ctx context.Context, ks keySet, token string, fence int
 	// A Redlock lease's fence is the highest of the nodes' counters, not
 	// each node's own: nodes judge by the token alone.
 	return l.quorum(ctx, func(ctx context.Context, n *node) (bool, error) {
-		ok, _, err := n.release(ctx, ks, token, 0, false)
+		ok, _, err := n.release(ctx, ks, token, 0, false, "")
 		return ok, err
 	})
 }

@@ -235,7 +235,7 @@ func TestRetriedReleaseByFence(t *testing.T) {
 			}
 			tok, fence := grant()
 			for i := range 2 {
-				if ok, _, err := n.release(ctx, ks, tok, fence, true); err != nil || !ok {
+				if ok, _, err := n.release(ctx, ks, tok, fence, true, ""); err != nil || !ok {
 					t.Fatalf("release %d: %v %v, want released", i+1, ok, err)
 				}
 			}
@@ -243,20 +243,20 @@ func TestRetriedReleaseByFence(t *testing.T) {
 				t.Fatal("key still there")
 			}
 			// Without the fence a gone key is not this lease's release.
-			if ok, _, err := n.release(ctx, ks, tok, 0, true); err != nil || ok {
+			if ok, _, err := n.release(ctx, ks, tok, 0, true, ""); err != nil || ok {
 				t.Fatalf("release without fence of a gone key: %v %v, want not released", ok, err)
 			}
 			// Expired, nobody took it since: released.
 			late, lateFence := grant()
 			m.FastForward(2 * time.Second)
-			if ok, _, err := n.release(ctx, ks, late, lateFence, true); err != nil || !ok {
+			if ok, _, err := n.release(ctx, ks, late, lateFence, true, ""); err != nil || !ok {
 				t.Fatalf("release after expiry with nobody since: %v %v, want released", ok, err)
 			}
 			// Another owner was granted it: not released, its key left alone.
 			old, oldFence := grant()
 			m.FastForward(2 * time.Second)
 			other, _ := grant()
-			if ok, _, err := n.release(ctx, ks, old, oldFence, true); err != nil || ok {
+			if ok, _, err := n.release(ctx, ks, old, oldFence, true, ""); err != nil || ok {
 				t.Fatalf("release after another grant: %v %v, want not released", ok, err)
 			}
 			if got, _ := m.Get("relf"); got != other {

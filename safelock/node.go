@@ -117,7 +117,7 @@ func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Du
 	// second owner. Give it back and fail.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
-	_, _, rerr := n.release(rctx, ks, token, 0, o.queue)
+	_, _, rerr := n.release(rctx, ks, token, 0, o.queue, "")
 	return grant{}, errors.Join(fmt.Errorf("%w: %d of %d replicas acknowledged the lock on %q within %v",
 		ErrReplicaAck, acks, o.replicas, ks.lock, o.replicaTimeout), rerr)
 }
@@ -265,11 +265,13 @@ var scriptSource = map[*redis.Script]string{
 // the handoff's message ("token=fence..."). fence is the lease's fence on
 // this node (0 when unknown): a release that finds the key gone but the
 // counter still at fence reports success (nobody took the lock since).
-func (n *node) release(ctx context.Context, ks keySet, token string, fence int64, queue bool) (ok bool, handed string, err error) {
+// here is the releasing Locker's own channel ("" when it has none): a
+// handoff to a waiter listening there is not published (see queueLua).
+func (n *node) release(ctx context.Context, ks keySet, token string, fence int64, queue bool, here string) (ok bool, handed string, err error) {
 	if queue {
-		args := []any{token}
-		if fence > 0 {
-			args = append(args, fence)
+		args := []any{token, fence}
+		if here != "" {
+			args = append(args, here)
 		}
 		v, err := queueRelease.Run(ctx, n.c, []string{ks.lock, ks.fence, ks.queue, ks.places, ks.waiting}, args...).Result()
 		if err != nil {

@@ -355,9 +355,10 @@ func (ch *channel) waiterOf(token string) *waiter {
 }
 
 // handOver tells a waiter of this notifier that a release by this
-// process handed it the lock (msg as the release script published it),
-// so that it need not wait for the pub/sub message. A handoff to a waiter
-// elsewhere is left to the message.
+// process handed it the lock (msg as the release script returned it: the
+// script publishes nothing on this notifier's channel, see here). A handoff to a waiter of this notifier
+// that has left is passed on (strayHandoff); one to a waiter elsewhere
+// was published, and is left to the message.
 func (n *notifier) handOver(msg string) {
 	if n == nil {
 		return
@@ -372,7 +373,24 @@ func (n *notifier) handOver(msg string) {
 	if w := ch.waiterOf(token); w != nil {
 		w.tell(msg)
 		n.told.put(time.Now(), msg, struct{}{})
+		return
 	}
+	n.strayHandoff(msg, token)
+}
+
+// here is the channel of this notifier's waiters, once the server has
+// confirmed it ("" before): a release by this process hands the lock to
+// a waiter on it without PUBLISH, and tells it itself (handOver).
+func (n *notifier) here() string {
+	if n == nil {
+		return ""
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if ch := n.channels[n.ownChannel]; ch == nil || ch.since.IsZero() || n.closed {
+		return ""
+	}
+	return n.ownChannel
 }
 
 // strayHandoff is called, under n.mu, for a handoff to a token with no

@@ -120,7 +120,11 @@ return 0
 // it asks.
 //
 // handOn gives the lock to the first live waiter: its token, its ttl, a
-// new fence, published to its channel as "token=fence". Nobody else is
+// new fence, published to its channel as "token=fence", except on the
+// channel named by `here` (each script defines it: the release sets it to
+// the releasing process's channel, whose waiter that process tells
+// itself, without the PUBLISH and the wake-up of its pub/sub reader, and
+// which is alive, since it is releasing). Nobody else is
 // told: the first waiters ask again by themselves when the holder's key
 // would expire (see Locker.pause). A waiter whose process no longer listens
 // (PUBLISH reached nobody: it crashed), or, where that cannot be told,
@@ -151,7 +155,7 @@ local function place(token)
   return {alive = tonumber(alive), ttl = ttl, exact = exact == '=', ch = ch}
 end
 local function tell(p, msg)
-  if p.ch == '' then return true end
+  if p.ch == '' or p.ch == here then return true end
   return redis.call('PUBLISH', p.ch, msg) > 0 or not p.exact
 end
 local function handOn()
@@ -199,6 +203,7 @@ local got = ARGV[6] ~= '1' and redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', A
 if got and (ARGV[4] ~= '1' or not redis.call('ZRANGE', KEYS[3], 0, 0)[1]) then
   return {1, nextFence(KEYS[2]), v}
 end
+local here
 ` + queueHelpersLua + `local function leave()
   redis.call('ZREM', KEYS[3], ARGV[1])
   redis.call('HDEL', KEYS[4], ARGV[1])
@@ -263,20 +268,23 @@ return 0
 `
 
 // queueReleaseScript is leaseReleaseScript for a Locker on one deployment
-// (KEYS as in queueAcquireScript); ARGV[1] is the token, the optional
-// ARGV[2] the lease's fence. Deleting the lock and the waiter mark in
+// (KEYS as in queueAcquireScript); ARGV[1] is the token, ARGV[2] the
+// lease's fence. Deleting the lock and the waiter mark in
 // one DEL tells whether anyone may wait; only then it hands the lock to
 // the first live waiter (handOn), so a handoff costs no attempt, and
 // marks the key again for as long as the queue lives. It returns 1, or
 // the handoff's message when it handed the lock over (the releaser's
 // Locker may hold that waiter: it is told at once). As in
 // leaseReleaseScript, a release that finds the key gone reports success
-// while the counter still holds the lease's fence.
+// while the counter still holds the lease's fence ("0": no fence known).
+// The optional ARGV[3] is the releasing process's own channel (`here` in
+// queueLua).
 const queueReleaseScript = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then
   if ARGV[2] and redis.call('GET', KEYS[2]) == ARGV[2] then return 1 end
   return 0
 end
 if redis.call('DEL', KEYS[1], KEYS[5]) == 1 then return 1 end
+local here = ARGV[3]
 ` + queueLua + `local _, _, msg = handOn()
 local left = redis.call('PTTL', KEYS[3])
 if left > 0 then redis.call('SET', KEYS[5], '1', 'PX', left) end
@@ -286,7 +294,8 @@ return msg or 1
 // leaveQueueScript removes a waiter that gave up (KEYS as in queueLua;
 // ARGV[1] its token). When the lock was handed to it meanwhile, or the
 // lock is free, it hands the lock on (handOn).
-const leaveQueueScript = queueLua + `local removed = redis.call('ZREM', KEYS[3], ARGV[1])
+const leaveQueueScript = `local here
+` + queueLua + `local removed = redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('HDEL', KEYS[4], ARGV[1])
 local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] or not holder then
