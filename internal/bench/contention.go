@@ -31,17 +31,66 @@ type clientStats struct {
 	stillWaiting                 int64
 }
 
+// A closed-loop phase of Duration runs in Duration/sliceLen slices, at
+// most maxSlices, and in one piece when that makes fewer than three:
+// slices are interleaved across implementations (see contention).
+// sliceLen is a variable for tests.
+var sliceLen = time.Second
+
+const maxSlices = 6
+
+// slices is the number of slices a closed-loop phase runs in.
+func (c Config) slices() int {
+	n := min(maxSlices, int(c.Duration/sliceLen))
+	if n < 3 {
+		return 1
+	}
+	return n
+}
+
 // contention runs the closed-loop sweep for every implementation, then
 // the open loop at the largest client count.
+//
+// A closed-loop phase longer than two slices is run in slices, the
+// implementations interleaved slice by slice in a new random order each
+// round, and each implementation's slices are added up: grants/s on a
+// shared machine drifts by several percent within a minute, and phases
+// run one implementation after another compared the machine's moments as
+// much as the locks. Every slice starts with no lock held and no waiter
+// queued, as a phase does.
 func (r *runner) contention(ctx context.Context, rep *Report, lockers []Locker) error {
 	closedRate := map[string]float64{}
-	for _, l := range lockers {
-		for _, n := range r.cfg.Sweep {
-			r.progress(fmt.Sprintf("contention: %s, %d clients, closed loop", l.Name(), n))
-			res, err := r.contend(ctx, l, n, 0)
-			if err != nil {
-				return err
+	slices := r.cfg.slices()
+	rng := rand.New(rand.NewPCG(2, uint64(len(lockers))))
+	phases := make([][]*phase, len(lockers)) // by locker, then sweep step
+	for i := range phases {
+		phases[i] = make([]*phase, len(r.cfg.Sweep))
+	}
+	order := make([]int, len(lockers))
+	for si, n := range r.cfg.Sweep {
+		for i, l := range lockers {
+			phases[i][si] = r.newPhase(l, n, 0)
+		}
+		for s := 0; s < slices; s++ {
+			for i := range order {
+				order[i] = i
 			}
+			rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+			for _, i := range order {
+				msg := fmt.Sprintf("contention: %s, %d clients, closed loop", lockers[i].Name(), n)
+				if slices > 1 {
+					msg += fmt.Sprintf(" (slice %d of %d)", s+1, slices)
+				}
+				r.progress(msg)
+				if err := r.runPhase(ctx, phases[i][si], r.cfg.Duration/time.Duration(slices)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for i, l := range lockers {
+		for si, n := range r.cfg.Sweep {
+			res := phases[i][si].result()
 			rep.Contend = append(rep.Contend, res)
 			if n == r.cfg.Clients {
 				closedRate[l.Name()] = res.GrantsPerSec
@@ -71,6 +120,33 @@ func (r *runner) contention(ctx context.Context, rep *Report, lockers []Locker) 
 	return nil
 }
 
+// phase is one implementation's measurement at one client count and rate
+// (0: closed loop), added up over the slices it runs in.
+type phase struct {
+	l       Locker
+	n       int
+	rate    float64
+	keys    []string
+	stats   []*clientStats
+	elapsed time.Duration
+	cmds    int64
+}
+
+func (r *runner) newPhase(l Locker, n int, rate float64) *phase {
+	mode := "closed"
+	if rate > 0 {
+		mode = "open"
+	}
+	p := &phase{l: l, n: n, rate: rate, keys: make([]string, r.cfg.Keys), stats: make([]*clientStats, n)}
+	for i := range p.keys {
+		p.keys[i] = r.key(l.Name(), "cont", mode, n, i)
+	}
+	for i := range p.stats {
+		p.stats[i] = &clientStats{wait: NewHist(), handoff: NewHist(), hold: NewHist(), release: NewHist(), renewMargin: NewHist()}
+	}
+	return p
+}
+
 // contend runs n clients on Keys keys for Duration. With rate 0 it is a
 // closed loop (each client asks again as soon as it has released). With a
 // rate it is an open loop: client i's k-th request is due at a fixed
@@ -78,41 +154,43 @@ func (r *runner) contention(ctx context.Context, rep *Report, lockers []Locker) 
 // client got round to it, so a slow lock cannot hide its backlog
 // (no coordinated omission).
 func (r *runner) contend(ctx context.Context, l Locker, n int, rate float64) (*ContendRes, error) {
-	mode := "closed"
-	if rate > 0 {
-		mode = "open"
+	p := r.newPhase(l, n, rate)
+	if err := r.runPhase(ctx, p, r.cfg.Duration); err != nil {
+		return nil, err
 	}
-	keys := make([]string, r.cfg.Keys)
-	states := make([]*keyState, r.cfg.Keys)
-	for i := range keys {
-		keys[i] = r.key(l.Name(), "cont", mode, n, i)
+	return p.result(), nil
+}
+
+// runPhase runs p's clients for d, adding to its figures. Handoffs are
+// measured within the slice: the key states start afresh.
+func (r *runner) runPhase(ctx context.Context, p *phase, d time.Duration) error {
+	states := make([]*keyState, len(p.keys))
+	for i := range states {
 		states[i] = &keyState{}
 		states[i].lastHolder.Store(-1)
 	}
-	stats := make([]*clientStats, n)
-	for i := range stats {
-		stats[i] = &clientStats{wait: NewHist(), handoff: NewHist(), hold: NewHist(), release: NewHist(), renewMargin: NewHist()}
-	}
-	phase, cancel := context.WithTimeout(ctx, r.cfg.Duration)
+	slice, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	before := r.t.Commands.Load()
 	start := time.Now()
 	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			r.contendClient(phase, l, i, n, rate, start, keys, states, stats[i])
-		}(i)
+	for i := 0; i < p.n; i++ {
+		wg.Go(func() { r.contendClient(slice, p.l, i, p.n, p.rate, start, p.keys, states, p.stats[i]) })
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	p.elapsed += time.Since(start)
+	p.cmds += r.t.Commands.Load() - before
+	return ctx.Err()
+}
+
+func (p *phase) result() *ContendRes {
+	mode := "closed"
+	if p.rate > 0 {
+		mode = "open"
 	}
-	res := &ContendRes{Impl: l.Name(), Mode: mode, Clients: n, RunClients: n, Keys: r.cfg.Keys, Rate: rate, Duration: int64(elapsed)}
+	res := &ContendRes{Impl: p.l.Name(), Mode: mode, Clients: p.n, RunClients: p.n, Keys: len(p.keys), Rate: p.rate, Duration: int64(p.elapsed)}
 	wait, handoff, hold, rel, margin := NewHist(), NewHist(), NewHist(), NewHist(), NewHist()
-	for _, s := range stats {
+	for _, s := range p.stats {
 		margin.Merge(s.renewMargin)
 		wait.Merge(s.wait)
 		handoff.Merge(s.handoff)
@@ -125,18 +203,17 @@ func (r *runner) contend(ctx context.Context, l Locker, n int, rate float64) (*C
 		res.PerClient = append(res.PerClient, s.grants)
 		p99 := int64(s.wait.Quantile(0.99))
 		res.PerClientP99 = append(res.PerClientP99, p99)
-		if s.grants == 0 {
-			res.Starved++
-		}
 	}
 	res.Wait, res.Handoff, res.Hold, res.Release = wait.Op(), handoff.Op(), hold.Op(), rel.Op()
 	if margin.Count()+margin.Errors() > 0 {
 		res.RenewMargin = margin.Op()
 	}
-	res.GrantsPerSec = float64(res.Grants) / elapsed.Seconds()
-	res.Commands = r.t.Commands.Load() - before
+	if p.elapsed > 0 {
+		res.GrantsPerSec = float64(res.Grants) / p.elapsed.Seconds()
+	}
+	res.Commands = p.cmds
 	res.derive()
-	return res, nil
+	return res
 }
 
 // derive computes the figures that follow from the per-client data, so

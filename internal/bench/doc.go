@@ -21,7 +21,10 @@
 //     an open loop at a fixed arrival rate whose waits are measured from
 //     each request's intended start (no coordinated omission). Requests
 //     still waiting when a phase ends count with the wait so far, so a
-//     starved client cannot vanish from the wait distribution.
+//     starved client cannot vanish from the wait distribution. Closed-loop
+//     phases of three seconds or more run in one-second slices,
+//     interleaved across implementations, so that a machine whose speed
+//     drifts shifts them all alike.
 //   - safety: holders pause inside the critical section for longer than
 //     the TTL, then write to a protected resource that records each write's
 //     order (fencing token, or the grant order lockbench saw for locks that

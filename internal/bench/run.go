@@ -221,7 +221,7 @@ func Run(ctx context.Context, t *Target, impls []Factory, cfg Config, prog Progr
 		r.total += len(lockers) + 1
 	}
 	if cfg.has(WorkContention) {
-		r.total += len(lockers) * (len(cfg.Sweep) + 1)
+		r.total += len(lockers) * (len(cfg.Sweep)*cfg.slices() + 1)
 	}
 	if cfg.has(WorkSafety) {
 		r.total += 2
