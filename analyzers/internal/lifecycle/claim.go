@@ -12,9 +12,12 @@ import (
 // rolledBack reports whether the NX key l is a claim that is kept once
 // the work it marks succeeded and deleted only when that work fails:
 // every delete of the key sits on a branch that leaves (an if or case
-// body ending in return, continue or panic) in the function that takes
-// it, or in a function that does not take it (the worker it starts), so
-// the path that goes on keeps the key until its TTL. Examples: a "payment
+// body ending in return, continue or panic, or the body of a last if
+// that tests for failure) in the function that takes it, or in a
+// function that does not take it (the worker it starts), so the path
+// that goes on keeps the key until its TTL. A delete before the taking
+// function takes the key, outside any loop around both, clears it and
+// counts neither way. Examples: a "payment
 // in progress" flag cleared when the channel call fails, a cron period
 // claim dropped so the next tick retries, a request-id record rolled
 // back. A lock is given back when its work is done, also on success. A
@@ -73,8 +76,17 @@ func (l *Lock) rolledBack(pass *analysis.Pass) bool {
 			return false
 		}
 		at, owner := owners[fd]
-		if owner && (takesForCaller(fd) || op.Pos() < at) {
+		if owner && takesForCaller(fd) {
 			return false
+		}
+		if owner && op.Pos() < at {
+			if inLoopWith(fd, op.Pos(), at) {
+				return false // the delete may give back the last iteration's hold
+			}
+			// It clears the key (or other instances of it: the flags of
+			// thresholds passed) before this function takes it: it gives
+			// back nothing taken here.
+			continue
 		}
 		// A helper only ever called where the work failed rolls back,
 		// whatever its name (releaseClaim).
@@ -129,7 +141,7 @@ func onFailure(pass *analysis.Pass, op *Op, depth int) bool {
 	if op.In.Lit != nil {
 		return !op.In.InGo && op.inner == nil && closureOnFailure(pass, op.In.Decl, op.In.Lit)
 	}
-	if !op.In.InGo && leaves(pass, op.Call) {
+	if !op.In.InGo && (leaves(pass, op.Call) || lastFailureBranch(pass, op.In.Decl, op.Call)) {
 		return true
 	}
 	// A helper named as a release or renewal (a watchdog's leaseRenewal
@@ -247,6 +259,78 @@ func leaves(pass *analysis.Pass, call *ast.CallExpr) bool {
 		}
 	}
 	return false
+}
+
+// lastFailureBranch reports whether call sits in the body of an if
+// statement without else that ends fd, under a condition that tests for
+// failure (!sent, err != nil, ok == false): the key is deleted when the
+// work failed, and the path where it succeeded leaves fd keeping it.
+func lastFailureBranch(pass *analysis.Pass, fd *ast.FuncDecl, call *ast.CallExpr) bool {
+	if fd == nil || fd.Body == nil || len(fd.Body.List) == 0 {
+		return false
+	}
+	last, ok := fd.Body.List[len(fd.Body.List)-1].(*ast.IfStmt)
+	if !ok || last.Else != nil || call.Pos() < last.Body.Pos() || call.End() > last.Body.End() {
+		return false
+	}
+	for _, n := range callPath(pass, call) {
+		if n == last {
+			break
+		}
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.FuncLit:
+			return false
+		}
+	}
+	return failureTest(pass.TypesInfo, last.Cond)
+}
+
+// failureTest reports whether cond holds when something failed: !ok,
+// err != nil, ok == false, or a disjunction of such tests.
+func failureTest(info *types.Info, cond ast.Expr) bool {
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.UnaryExpr:
+		return e.Op == token.NOT
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LOR:
+			return failureTest(info, e.X) && failureTest(info, e.Y)
+		case token.NEQ:
+			return isNil(info, e.Y) && isError(info, e.X)
+		case token.EQL:
+			v := info.Types[e.Y].Value
+			return v != nil && v.String() == "false"
+		}
+	}
+	return false
+}
+
+func isNil(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.IsNil()
+}
+
+func isError(info *types.Info, e ast.Expr) bool {
+	t := info.TypeOf(e)
+	return t != nil && types.Implements(t, types.Universe.Lookup("error").Type().Underlying().(*types.Interface))
+}
+
+// inLoopWith reports whether a for or range loop of fd holds both
+// positions.
+func inLoopWith(fd *ast.FuncDecl, a, b token.Pos) bool {
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			if n.Pos() <= min(a, b) && max(a, b) < n.End() {
+				found = true
+			}
+		case *ast.FuncLit:
+			return false
+		}
+		return !found
+	})
+	return found
 }
 
 // terminates reports whether s leaves the function or the loop iteration.

@@ -125,8 +125,11 @@
 // when the channel call fails, a cron period claim dropped so the next
 // tick retries), in the function that takes it, the worker it starts, or
 // a helper or a local closure (rollback := func() {...}) called only on
-// such branches; and nothing gives it back as a lock is given
-// back, when the work is done: no delete on the way out of the work, no
+// such branches, or in a last statement of the taking function that
+// tests for failure (if !sent { DEL }); and nothing gives it back as a
+// lock is given back, when the work is done (a delete before the
+// function takes the key, outside a loop around both, clears it and
+// gives nothing back): no delete on the way out of the work, no
 // release helper (Unlock, ClearSlot) elsewhere, no compare-and-delete, no
 // renewal. Every rule over Locks stays silent on data.
 //

@@ -274,3 +274,53 @@ func SendMail(ctx context.Context, user string) error {
 	giveBack()
 	return nil
 }
+
+func notify(ctx context.Context, account string) bool { return ctx.Err() == nil }
+
+// A low-balance alert sent once per dip: the flags of thresholds the
+// balance has recovered above are cleared first, and the flag just set
+// (for good: it is cleared when the balance recovers) is dropped at the
+// end when the alert could not be sent, so that the next check retries.
+func AlertLowBalance(ctx context.Context, account string, recovered []int, threshold int) {
+	for _, t := range recovered {
+		rdb.Del(ctx, fmt.Sprintf("alert:low:%s:%d", account, t))
+	}
+	key := fmt.Sprintf("alert:low:%s:%d", account, threshold)
+	created, err := rdb.SetNX(ctx, key, "1", 0).Result()
+	if err != nil || !created {
+		return
+	}
+	if !notify(ctx, account) {
+		rdb.Del(ctx, key)
+	}
+}
+
+// Near miss: the last statement deletes the key when the work succeeded:
+// a lock given back once its work is done.
+func Settle(ctx context.Context, order int64) {
+	key := fmt.Sprintf("settle:lock:%d", order)
+	ok, err := rdb.SetNX(ctx, key, "1", time.Minute).Result()
+	if err != nil || !ok {
+		return
+	}
+	if charge(ctx, order) == nil {
+		rdb.Del(ctx, key) // want `lock key is deleted with DEL without checking that this holder still owns it`
+	}
+}
+
+// Near miss: a poller that clears the lock at the top of each round: that
+// delete gives back the round before's, so the key is a lock, though it is
+// also dropped where a round failed.
+func Poll(ctx context.Context, rounds int) {
+	for i := 0; i < rounds; i++ {
+		rdb.Del(ctx, "poll:lock") // want `lock "poll:lock" is deleted with DEL without checking that this holder still owns it`
+		ok, err := rdb.SetNX(ctx, "poll:lock", "1", time.Minute).Result()
+		if err != nil || !ok {
+			continue
+		}
+		if err := enqueue(ctx, "poll"); err != nil {
+			rdb.Del(ctx, "poll:lock") // want `lock "poll:lock" is deleted with DEL without checking that this holder still owns it`
+			continue
+		}
+	}
+}
