@@ -116,7 +116,10 @@
 // LeaderElection, as a whole word, so not a Selector); or an
 // acquire whose outcome is read, or that its own function releases. It is
 // data when it is a state flag ([Lock.Flag]: NX without TTL, set and
-// cleared by different functions, nothing named like a lock), when its
+// cleared by different functions, nothing named like a lock), when it is
+// a throttle (its key names a cooldown, debounce, rate limit or touch and
+// no lock, every acquire sets a TTL, and nothing deletes or renews it: a
+// lock word only in the variable holding the key does not count), when its
 // outcome is never read and its function does not delete it, or when its
 // key or function names a record (done, complete, processed, seen,
 // dedup, nonce, idempotent, replay, ...). It is a claim, whatever its

@@ -1786,6 +1786,34 @@ var leaseRenewWords = append([]string{"renew", "keepalive", "heartbeat"}, lockWo
 // wins: an idempotency or dedup record, not a lock.
 var dataWords = []string{"idempot", "dedup", "duplicate", "done", "complete", "processed", "seen", "nonce", "consumed", "handled", "replay"}
 
+// throttleWords say that an NX key lets work run at most once per TTL: a
+// cooldown, a debounce, a rate limit, a touch of a last-used time.
+var throttleWords = []string{"throttl", "cooldown", "debounce", "ratelimit", "rate-limit", "rate_limit", "touch"}
+
+// throttle reports whether l is a throttle rather than a lock: its key
+// names one (throttleWords) and no lock, every acquire gives it a TTL,
+// and nothing deletes, renews or scripts it. The key is there to expire, so that the work runs at most once per
+// TTL; no holder gives it back, and two runs a TTL apart are what it
+// allows. A lock word only in the variable or function holding the key
+// (lockKey := "api-key-touch:" + id) does not outweigh the key's text.
+func (l *Lock) throttle() bool {
+	key := unqualified(l.Key.String())
+	if l.ByParam || containsAny(key, lockWords) || !containsAny(key, throttleWords) {
+		return false
+	}
+	for _, a := range l.Acquires {
+		if !a.TTL {
+			return false
+		}
+	}
+	for _, op := range l.Ops {
+		if op.Kind == Delete || op.Kind == Expire || op.Kind == Unknown {
+			return false
+		}
+	}
+	return true
+}
+
 // IsLock reports whether there is evidence that the NX key l is a lock
 // rather than data written once: a record, a marker, a flag. Without a
 // lock word in its keys or the functions around it, an NX write is data
@@ -1805,7 +1833,7 @@ func (l *Lock) IsLock(pass *analysis.Pass) bool {
 }
 
 func (l *Lock) isLockNow(pass *analysis.Pass) bool {
-	if l.Flag() || l.rolledBack(pass) {
+	if l.Flag() || l.rolledBack(pass) || l.throttle() {
 		return false
 	}
 	if l.usedAsLock || l.lockWord() {
