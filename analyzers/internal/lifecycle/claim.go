@@ -12,8 +12,9 @@ import (
 // rolledBack reports whether the NX key l is a claim that is kept once
 // the work it marks succeeded and deleted only when that work fails:
 // every delete of the key sits on a branch that leaves (an if or case
-// body ending in return, continue or panic, or the body of a last if
-// that tests for failure) in the function that takes it, or in a
+// body ending in return, continue or panic, or, in the function that
+// takes the key, the body of a last if that tests for failure) in the
+// function that takes it, or in a
 // function that does not take it (the worker it starts), so the path
 // that goes on keeps the key until its TTL. A delete before the taking
 // function takes the key, outside any loop around both, clears it and
@@ -99,7 +100,10 @@ func (l *Lock) rolledBack(pass *analysis.Pass) bool {
 			d = new(deletes)
 			byFunc[fd] = d
 		}
-		if rollback || onFailure(pass, op, 0) {
+		// In the taking function, a last if that tests for failure is a
+		// failure branch too: the path where the work succeeded leaves
+		// the function keeping the key.
+		if rollback || onFailure(pass, op, 0) || owner && op.In.Lit == nil && !op.In.InGo && lastFailureBranch(pass, fd, op.Call) {
 			d.onFailure++
 		} else {
 			d.onMain++
@@ -141,7 +145,7 @@ func onFailure(pass *analysis.Pass, op *Op, depth int) bool {
 	if op.In.Lit != nil {
 		return !op.In.InGo && op.inner == nil && closureOnFailure(pass, op.In.Decl, op.In.Lit)
 	}
-	if !op.In.InGo && (leaves(pass, op.Call) || lastFailureBranch(pass, op.In.Decl, op.Call)) {
+	if !op.In.InGo && leaves(pass, op.Call) {
 		return true
 	}
 	// A helper named as a release or renewal (a watchdog's leaseRenewal
@@ -285,12 +289,22 @@ func lastFailureBranch(pass *analysis.Pass, fd *ast.FuncDecl, call *ast.CallExpr
 	return failureTest(pass.TypesInfo, last.Cond)
 }
 
-// failureTest reports whether cond holds when something failed: !ok,
-// err != nil, ok == false, or a disjunction of such tests.
+// failureTest reports whether cond holds when something failed: !ok (a
+// local variable) or !send(...), err != nil, ok == false, or a
+// disjunction of such tests.
 func failureTest(info *types.Info, cond ast.Expr) bool {
 	switch e := ast.Unparen(cond).(type) {
 	case *ast.UnaryExpr:
-		return e.Op == token.NOT
+		// !sent or !send(...): the outcome of work; not a state field
+		// (!l.closed), which guards a release as often.
+		switch x := ast.Unparen(e.X).(type) {
+		case *ast.CallExpr:
+			return e.Op == token.NOT
+		case *ast.Ident:
+			v, ok := info.Uses[x].(*types.Var)
+			return e.Op == token.NOT && ok && !v.IsField() && v.Parent() != v.Pkg().Scope()
+		}
+		return false
 	case *ast.BinaryExpr:
 		switch e.Op {
 		case token.LOR:
