@@ -120,7 +120,8 @@
 // script sets the key to the head's token with the head's ttl, issues
 // its fence, and publishes "token=fence" on the channel of the head's
 // Locker, so the head takes the lease without a round trip and nobody
-// else wakes. Without options the lock is not strictly fair: a caller
+// else wakes; when the head waits in the releasing Locker, that Locker
+// tells it from the script's reply and nothing is published. Without options the lock is not strictly fair: a caller
 // that finds the key free takes it, queue or not (TryAcquire, and the
 // first attempt of Acquire); but a held lock is only ever freed for a
 // waiter, unless its holder lets it expire. With [WithFairness] a caller
