@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -80,5 +81,14 @@ func TestClosedLoopSlicesInterleave(t *testing.T) {
 	}
 	if len(rep.Contend) != 4 || rep.Contend[0].Impl != "a" || rep.Contend[1].Impl != "b" {
 		t.Errorf("sections out of order: %d", len(rep.Contend))
+	}
+	// The report says so.
+	rep.Config = cfg
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "closed loops ran in 4 slices of 30ms, interleaved") {
+		t.Errorf("the text report does not say the phases were sliced:\n%s", b.String())
 	}
 }

@@ -80,6 +80,9 @@ func (rep *Report) WriteText(w io.Writer) error {
 	if len(rep.Contend) > 0 {
 		fmt.Fprintf(&b, "\nContention: %d key(s), hold %s (%s), TTL %s, acquire timeout %s; wait = request to grant (open loop: intended start to grant)\n",
 			cfg.Keys, fmtDur(cfg.Hold), cfg.HoldDist, fmtDur(cfg.TTL), fmtDur(cfg.AcquireTimeout))
+		if n := cfg.slices(); n > 1 {
+			fmt.Fprintf(&b, "  closed loops ran in %d slices of %s, interleaved across implementations\n", n, fmtDur(cfg.Duration/time.Duration(n)))
+		}
 		tw := table(&b)
 		fmt.Fprintln(tw, "  impl\tloop\tclients\tgrants/s\twait p50\twait p99\twait max\thandoff p50\tfairness\tworst p99\tstarved\ttimeouts\treacq\tcmds/grant\t")
 		for _, c := range rep.Contend {
