@@ -356,9 +356,10 @@ func (ch *channel) waiterOf(token string) *waiter {
 
 // handOver tells a waiter of this notifier that a release by this
 // process handed it the lock (msg as the release script returned it: the
-// script publishes nothing on this notifier's channel, see here). A handoff to a waiter of this notifier
-// that has left is passed on (strayHandoff); one to a waiter elsewhere
-// was published, and is left to the message.
+// script publishes nothing on this notifier's channel, see here). A
+// handoff to a waiter of this notifier that has left is passed on
+// (strayHandoff); one to a waiter elsewhere was published, and is left
+// to the message.
 func (n *notifier) handOver(msg string) {
 	if n == nil {
 		return

@@ -280,7 +280,7 @@ return 0
 // The optional ARGV[3] is the releasing process's own channel (`here` in
 // queueLua).
 const queueReleaseScript = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then
-  if ARGV[2] and redis.call('GET', KEYS[2]) == ARGV[2] then return 1 end
+  if ARGV[2] ~= '0' and redis.call('GET', KEYS[2]) == ARGV[2] then return 1 end
   return 0
 end
 if redis.call('DEL', KEYS[1], KEYS[5]) == 1 then return 1 end

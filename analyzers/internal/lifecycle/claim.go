@@ -14,14 +14,13 @@ import (
 // every delete of the key sits on a branch that leaves (an if or case
 // body ending in return, continue or panic, or, in the function that
 // takes the key, the body of a last if that tests for failure) in the
-// function that takes it, or in a
-// function that does not take it (the worker it starts), so the path
-// that goes on keeps the key until its TTL. A delete before the taking
-// function takes the key, outside any loop around both, clears it and
-// counts neither way. Examples: a "payment
-// in progress" flag cleared when the channel call fails, a cron period
-// claim dropped so the next tick retries, a request-id record rolled
-// back. A lock is given back when its work is done, also on success. A
+// function that takes it, or in a function that does not take it (the
+// worker it starts), so the path that goes on keeps the key until its
+// TTL. A delete before the taking function takes the key, outside any
+// loop around both, clears it and counts neither way. Examples: a
+// "payment in progress" flag cleared when the channel call fails, a cron
+// period claim dropped so the next tick retries, a request-id record
+// rolled back. A lock is given back when its work is done, also on success. A
 // function that deletes the key on its way out of the work as well as on
 // failure gives it back on both paths; a release (Unlock, ClearSlot, a
 // compare-and-delete) elsewhere makes it a lock's. A handler that clears

@@ -1792,9 +1792,9 @@ var throttleWords = []string{"throttl", "cooldown", "debounce", "ratelimit", "ra
 
 // throttle reports whether l is a throttle rather than a lock: its key
 // names one (throttleWords) and no lock, every acquire gives it a TTL,
-// and nothing deletes, renews or scripts it. The key is there to expire, so that the work runs at most once per
-// TTL; no holder gives it back, and two runs a TTL apart are what it
-// allows. A lock word only in the variable or function holding the key
+// and nothing deletes, renews or scripts it. The key is there to
+// expire, so that the work runs at most once per TTL; no holder gives it
+// back, and two runs a TTL apart are what it allows. A lock word only in the variable or function holding the key
 // (lockKey := "api-key-touch:" + id) does not outweigh the key's text.
 func (l *Lock) throttle() bool {
 	key := unqualified(l.Key.String())
