@@ -22,7 +22,8 @@
 //     each request's intended start (no coordinated omission). Requests
 //     still waiting when a phase ends count with the wait so far, so a
 //     starved client cannot vanish from the wait distribution. Closed-loop
-//     phases of three seconds or more run in one-second slices,
+//     phases of three seconds or more run in slices of a second (at most
+//     six, longer ones beyond six seconds),
 //     interleaved across implementations, so that a machine whose speed
 //     drifts shifts them all alike.
 //   - safety: holders pause inside the critical section for longer than
