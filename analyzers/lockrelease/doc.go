@@ -42,8 +42,9 @@
 // WATCH whose GET read the key (go-redis Watch + TxPipelined, redigo WATCH
 // ... MULTI ... EXEC), GETDEL (consuming a one-time value), keys that are
 // never acquired with NX (cache invalidation, sessions, counters), NX keys
-// that are data rather than locks (idempotency and dedup records, seeds,
-// cache fills nobody checks, Pause/Resume flags: no lock word near them,
+// that are data rather than locks (idempotency and dedup records, markers
+// of pending work, seeds, cache fills nobody checks, Pause/Resume flags:
+// no lock word near them,
 // and either a record's name or an outcome nobody reads; claims that the
 // function taking them keeps when its work succeeds and deletes only on
 // its failure branches, whatever their names), and _test.go

@@ -54,7 +54,9 @@
 //     ...) counts, a mapping seeded in a transaction does not, nor does a
 //     record that the same function later overwrites with another value
 //     (an idempotency record's "pending" replaced by the response: a
-//     lock's holder never replaces its token). A wrapper
+//     lock's holder never replaces its token), nor a key named as a
+//     record or as pending work (lifecycle's RecordNamed: a retry's
+//     pending marker, scheduled anyway when Redis fails). A wrapper
 //     that returns the token it stored, (string, error), and answers a
 //     lock it did not get with "" and a nil error (a Grab that gives up
 //     after its retry period) gets a fact too: a caller that checks the

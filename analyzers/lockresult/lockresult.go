@@ -171,7 +171,8 @@ func lockish(op *lifecycle.Op, fd *ast.FuncDecl) bool {
 // writing a set-once value (a cache fill, a flag, a one-time code): its
 // key or function is named like a lock, the key is released with an owner
 // check, the lock API takes the key as a parameter (Lock/Unlock methods),
-// or the same function deletes the key after taking it.
+// or the same function deletes the key after taking it, unless its name
+// says it records something done or scheduled (lifecycle's RecordNamed).
 func lockLike(op *lifecycle.Op, fd *ast.FuncDecl) bool {
 	key := strings.ToLower(op.Key.String())
 	for _, w := range []string{"lock", "mutex", "mtx"} {
@@ -192,7 +193,7 @@ func lockLike(op *lifecycle.Op, fd *ast.FuncDecl) bool {
 	if l.ByParam {
 		return true
 	}
-	if overwritten(op, l, fd) {
+	if overwritten(op, l, fd) || l.RecordNamed() {
 		return false
 	}
 	for _, o := range l.Ops {

@@ -1786,6 +1786,14 @@ var leaseRenewWords = append([]string{"renew", "keepalive", "heartbeat"}, lockWo
 // wins: an idempotency or dedup record, not a lock.
 var dataWords = []string{"idempot", "dedup", "duplicate", "done", "complete", "processed", "seen", "nonce", "consumed", "handled", "replay"}
 
+// pendingWords, in a key, say that work is waiting to run (a retry
+// pending, a job queued, a send scheduled): an NX key so named keeps a
+// second run from being scheduled, and whoever runs the work drops it,
+// often first. It records scheduled work; a lock marks work in progress
+// (progressWords). Only the key counts: a function named after pending
+// work (processPendingOrders) may well lock each order it takes.
+var pendingWords = []string{"pending", "queued", "scheduled"}
+
 // throttleWords say that an NX key lets work run at most once per TTL: a
 // cooldown, a debounce, a rate limit, a touch of a last-used time.
 var throttleWords = []string{"throttl", "cooldown", "debounce", "ratelimit", "rate-limit", "rate_limit", "touch"}
@@ -1847,8 +1855,7 @@ func (l *Lock) isLockNow(pass *analysis.Pass) bool {
 		if !outcomeIgnored(pass, a, 0) && !commandWrapper(a.In.Decl) || l.releasedIn(pass, a) {
 			discarded = false // its outcome is read, or it is taken and released like a lock
 		}
-		if containsAny(a.KeyText(), dataWords) || containsAny(unqualified(a.Key.String()), dataWords) ||
-			a.In.Decl != nil && named(a.In.Decl, dataWords) {
+		if recordNamed(a) {
 			return false
 		}
 	}
@@ -1961,6 +1968,23 @@ func (l *Lock) lockWordNow() bool {
 // LockNamed reports whether a lock word names the key, a variable holding
 // it, or a function taking, releasing or renewing it.
 func (l *Lock) LockNamed() bool { return l.lockWord() }
+
+// RecordNamed reports whether, with no lock word anywhere (LockNamed), an
+// acquire of l names a record rather than a lock: its key or the variable
+// holding it names something done once (dataWords) or work waiting to
+// run (pendingWords), or its function names something done once.
+func (l *Lock) RecordNamed() bool {
+	if l.lockWord() {
+		return false
+	}
+	return slices.ContainsFunc(l.Acquires, recordNamed)
+}
+
+func recordNamed(a *Op) bool {
+	key := unqualified(a.Key.String())
+	return containsAny(a.KeyText(), dataWords) || containsAny(key, dataWords) || containsAny(key, pendingWords) ||
+		a.In.Decl != nil && named(a.In.Decl, dataWords)
+}
 
 // unqualified drops the package name from calls in a rendered key
 // (release.lockKey(*) -> lockKey(*)), so a package named "release" or

@@ -343,3 +343,32 @@ func (g *Guard) Close(ctx context.Context) {
 		g.rdb.Del(ctx, g.key) // want `lock g.key is deleted with DEL without checking that this holder still owns it`
 	}
 }
+
+// A pending retry: the key says one is scheduled, so that a second timer
+// is not armed, and the timer drops it when it fires, before the work.
+// A record of scheduled work, not a lock.
+func ScheduleRetry(ctx context.Context, user string) {
+	key := fmt.Sprintf("sync:pending_retry:%s", user)
+	ok, err := rdb.SetNX(ctx, key, "1", 6*time.Minute).Result()
+	if err != nil || !ok {
+		return
+	}
+	time.AfterFunc(5*time.Minute, func() {
+		rdb.Del(context.Background(), key)
+		_ = enqueue(context.Background(), user)
+	})
+}
+
+// Near miss: a worker named after pending work takes a lock on each job
+// whose key names no pending work.
+func RunPending(ctx context.Context, jobs []string) {
+	for _, job := range jobs {
+		key := "sync:job:" + job
+		ok, err := rdb.SetNX(ctx, key, "1", time.Minute).Result()
+		if err != nil || !ok {
+			continue
+		}
+		_ = enqueue(ctx, job)
+		rdb.Del(ctx, key) // want `lock key is deleted with DEL without checking that this holder still owns it`
+	}
+}

@@ -51,3 +51,45 @@ func purgeWorkInElse(ctx context.Context) error {
 	}
 	return err
 }
+
+func retry(user string) {}
+
+// A pending retry: on a Redis error the retry is scheduled anyway, by
+// design. The key records scheduled work (the timer drops it when it
+// fires), not a lock.
+func scheduleRetry(ctx context.Context, user string) {
+	key := "sync:pending_retry:" + user
+	ok, err := rdb.SetNX(ctx, key, "1", 6*time.Minute).Result()
+	if err != nil {
+		log.Printf("schedule: %v", err)
+	} else if !ok {
+		return
+	}
+	if n, _ := rdb.Incr(ctx, key+":rounds").Result(); n > 10 {
+		rdb.Del(ctx, key)
+		return
+	}
+	time.AfterFunc(5*time.Minute, func() {
+		rdb.Del(context.Background(), key)
+		retry(user)
+	})
+}
+
+// Near miss: the same shape on a key that names no scheduled work.
+func syncUser(ctx context.Context, user string) {
+	key := "sync:user:" + user
+	ok, err := rdb.SetNX(ctx, key, "1", 6*time.Minute).Result()
+	if err != nil { // want `when SetNX of key fails \(err != nil\), this branch falls through into the code that needs the lock`
+		log.Printf("sync: %v", err)
+	} else if !ok {
+		return
+	}
+	if n, _ := rdb.Incr(ctx, key+":rounds").Result(); n > 10 {
+		rdb.Del(ctx, key)
+		return
+	}
+	time.AfterFunc(5*time.Minute, func() {
+		rdb.Del(context.Background(), key)
+		retry(user)
+	})
+}
