@@ -123,7 +123,9 @@
 // nobody takes again once it lapsed; sections that only read,
 // writes before the acquire, after the release, on the branch where the
 // acquire failed, or in deferred calls; writes a failed acquire also
-// reaches (after if ok {...} else {...}), up to the point where the same
+// reaches (after if ok {...} else {...}; but not when only a Redis error
+// goes on, if err != nil { log } else if !ok { return }: that fail-open is
+// lockresult's finding, and the lock still guards the writes), up to the point where the same
 // acquire is tried again and its outcome assigned anew (directly, or in a
 // function literal handed to a wait helper); in a loop around the
 // acquire, writes of the next iteration (one lock per item: the item

@@ -63,7 +63,10 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 		return (blk.Kind == cfg.KindForBody || blk.Kind == cfg.KindRangeBody) && loops[blk.Stmt]
 	}
 	seen := map[*cfg.Block]bool{}
-	var failures []*cfg.Block
+	// failures are the failure branches of tests of the outcome; errOnly
+	// those of an error test (err != nil) beside a bool outcome (SetNX's
+	// ok): Redis failed, not "held elsewhere".
+	var failures, errOnly []*cfg.Block
 	var visit func(blk *cfg.Block, from int)
 	visit = func(blk *cfg.Block, from int) {
 		for i := from; i < len(blk.Nodes); i++ {
@@ -75,7 +78,11 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 		succs, failed := outcome(blk)
 		if failed != nil {
 			b.fail(s, failed)
-			failures = append(failures, failed)
+			if r.redisFailed(blk.Nodes[len(blk.Nodes)-1]) {
+				errOnly = append(errOnly, failed)
+			} else {
+				failures = append(failures, failed)
+			}
 		}
 		for _, next := range succs {
 			if !seen[next] && !newIteration(next) {
@@ -94,6 +101,14 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 	// an error), so it goes on only through their failure branches. It
 	// ends where the same acquire is tried again into the outcome's
 	// variables, and at a new iteration of a loop around the acquire.
+	// Where a test of the bool leaves when the lock is held elsewhere, an
+	// error branch that goes on (if err != nil { log } else if !ok {
+	// return }) only runs the work without the lock when Redis fails: a
+	// fail-open (lockresult's finding), not a sign that the lock does not
+	// guard the work.
+	if len(failures) == 0 {
+		failures = errOnly
+	}
 	var failed map[ast.Node]bool
 	seenFailed := map[*cfg.Block]bool{}
 	var walk func(blk *cfg.Block)
@@ -354,6 +369,31 @@ func (b *builder) results(acq *ast.CallExpr, fn ast.Node) *results {
 		})
 	}
 	return r
+}
+
+// redisFailed reports whether n tests only whether the acquire's error is
+// non-nil (err != nil) while its outcome also has a bool (SetNX's ok):
+// its failure branch is taken when Redis failed, and the bool says
+// whether the lock is held elsewhere. Where the error is the only
+// outcome (a library's ErrNotObtained, SET NX's redis.Nil) it says both.
+func (r *results) redisFailed(n ast.Node) bool {
+	e, ok := n.(*ast.BinaryExpr)
+	if !ok || e.Op != token.NEQ || n.Pos() >= r.until {
+		return false
+	}
+	x, y := ast.Unparen(e.X), ast.Unparen(e.Y)
+	if !r.isResult(x) {
+		x, y = y, x
+	}
+	if tv, ok := r.info.Types[y]; !ok || !tv.IsNil() || !r.isResult(x) || !isError(r.info.TypeOf(x)) {
+		return false
+	}
+	for v := range r.vars {
+		if isBool(v.Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // polarity says which way cond goes when the acquire failed.
