@@ -82,11 +82,13 @@ func Modeled(fn *types.Func) bool {
 	return storePaths[path] || modeledPaths[path] || redismodel.IsClientPackage(path)
 }
 
-// relevant reports whether the package imports a store, a package with
-// write summaries, or an ent client generated into the module.
+// relevant reports whether the package imports a store (one of
+// storePaths or modeledPaths: a repository over MongoDB alone writes as
+// much as one over SQL), a package with write summaries, or an ent client
+// generated into the module.
 func relevant(pass *analysis.Pass) bool {
 	for _, imp := range pass.Pkg.Imports() {
-		if storePaths[imp.Path()] || pass.ImportPackageFact(imp, new(PackageFact)) || importsEnt(imp) {
+		if storePaths[imp.Path()] || modeledPaths[imp.Path()] || pass.ImportPackageFact(imp, new(PackageFact)) || importsEnt(imp) {
 			return true
 		}
 	}
