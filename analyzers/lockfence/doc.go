@@ -47,7 +47,17 @@
 //     struct{...}), or of an interface declared in another package (a
 //     domain package's WalletRepository) that exactly one type of the
 //     calling package implements, unless the interface's own package
-//     already knows its implementation. File writes inside modules downloaded from a proxy
+//     already knows its implementation; failing those, of an interface
+//     that exactly one type of the project implements among the packages
+//     the calling package imports, directly or not (a job's narrow
+//     stockStore interface, implemented by the store package it imports;
+//     types in _test.go files and mock, fake or stub types and packages
+//     left out; an interface of one method must also name a type of the
+//     implementation's package, Allocate(...) (*store.Stock, error), so
+//     that a type that merely has a method of that shape does not stand
+//     for it). The same holds for locks taken and released through such
+//     an interface (a domain's Broker whose only implementation takes a
+//     SET NX lock). File writes inside modules downloaded from a proxy
 //     are left out (a logger's klog.Warningf reaches (*os.File).Write;
 //     that is not what the lock protects). A call of a store or Redis
 //     client API listed here counts as what this list says of it, not as
@@ -138,7 +148,8 @@
 // of these): they may land after the release, in no order the lock
 // keeps, so a fence on them would not be this lock's; writes through safelock/fence
 // helpers; SQL whose text cannot be read; writes behind other interface
-// methods and func values; Redis writes inside other packages' helpers
+// methods (several implementations, or one in a package the caller does
+// not import: go/analysis facts flow along imports only) and func values; Redis writes inside other packages' helpers
 // (mostly caches), except a SET without expiry (a store of record:
 // store.Put(ctx, "wallet:"+id, v) whose body sends SET key v 0), and
 // inside this package's helpers named as caches or as lock operations (a

@@ -152,7 +152,10 @@
 // which exactly one sends Redis commands (a cache interface with a
 // go-redis implementation and an in-memory stand-in: on Redis it does
 // what the go-redis one does, and a lock taken through it has the same
-// defects on either). An acquire's ValueParam is the parameter it
+// defects on either). A call of an interface method that no package
+// resolves so (a domain port, or a narrow interface of the caller) gets
+// the fact of its only implementation in the project, among the
+// packages the caller imports (soleimpl.Project). An acquire's ValueParam is the parameter it
 // stores, or whose serialization it stores (data, err := json.Marshal(v),
 // r.serialize(v), or the Marshal/Encode/Serialize method of a serializer
 // kept in a package variable or field, as jsoniter's is): a constant stays

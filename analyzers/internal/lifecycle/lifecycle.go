@@ -380,18 +380,22 @@ func relevant(pass *analysis.Pass) bool {
 }
 
 type builder struct {
-	pass    *analysis.Pass
-	defs    *keyexpr.Defs
-	decls   []*ast.FuncDecl // in source order
-	declOf  map[*types.Func]*ast.FuncDecl
-	envMu   sync.Mutex
-	envs    map[*ast.FuncDecl]*keyexpr.Env
-	calls   map[*ast.FuncDecl][]redismodel.Call
-	ops     map[*ast.FuncDecl][]*Op
-	facts   map[*types.Func]*FuncFact // summaries of this package's functions
-	ifaces  map[*types.Func]*types.Func
-	locks   []*Lock
-	imports map[*types.Func]*FuncFact // cache of imported facts (nil = none)
+	pass   *analysis.Pass
+	defs   *keyexpr.Defs
+	decls  []*ast.FuncDecl // in source order
+	declOf map[*types.Func]*ast.FuncDecl
+	envMu  sync.Mutex
+	envs   map[*ast.FuncDecl]*keyexpr.Env
+	calls  map[*ast.FuncDecl][]redismodel.Call
+	ops    map[*ast.FuncDecl][]*Op
+	facts  map[*types.Func]*FuncFact // summaries of this package's functions
+	ifaces map[*types.Func]*types.Func
+	// project finds the only implementation of an interface whose
+	// package resolves none (soleimpl.Project).
+	project      func() *soleimpl.Project
+	projectImpls map[*types.Func]*types.Func // interface methods resolved by project
+	locks        []*Lock
+	imports      map[*types.Func]*FuncFact // cache of imported facts (nil = none)
 	// results maps a call whose results are assigned (tok, err := f()) to
 	// the left-hand sides, so a helper's returned token gets a name.
 	results map[*ast.CallExpr][]ast.Expr
@@ -406,16 +410,18 @@ type builder struct {
 
 func newBuilder(pass *analysis.Pass) *builder {
 	b := &builder{
-		pass:    pass,
-		defs:    keyexpr.NewDefs(pass.TypesInfo, pass.Files),
-		declOf:  map[*types.Func]*ast.FuncDecl{},
-		envs:    map[*ast.FuncDecl]*keyexpr.Env{},
-		calls:   map[*ast.FuncDecl][]redismodel.Call{},
-		ops:     map[*ast.FuncDecl][]*Op{},
-		facts:   map[*types.Func]*FuncFact{},
-		ifaces:  map[*types.Func]*types.Func{},
-		imports: map[*types.Func]*FuncFact{},
-		results: map[*ast.CallExpr][]ast.Expr{},
+		pass:         pass,
+		defs:         keyexpr.NewDefs(pass.TypesInfo, pass.Files),
+		declOf:       map[*types.Func]*ast.FuncDecl{},
+		envs:         map[*ast.FuncDecl]*keyexpr.Env{},
+		calls:        map[*ast.FuncDecl][]redismodel.Call{},
+		ops:          map[*ast.FuncDecl][]*Op{},
+		facts:        map[*types.Func]*FuncFact{},
+		ifaces:       map[*types.Func]*types.Func{},
+		imports:      map[*types.Func]*FuncFact{},
+		project:      sync.OnceValue(func() *soleimpl.Project { return soleimpl.ProjectOf(pass) }),
+		projectImpls: map[*types.Func]*types.Func{},
+		results:      map[*ast.CallExpr][]ast.Expr{},
 	}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -505,18 +511,36 @@ func (b *builder) factOf(fn *types.Func) (*FuncFact, *types.Func) {
 	if impl, ok := b.ifaces[fn]; ok {
 		fn = impl
 	}
+	if impl, ok := b.projectImpls[fn]; ok {
+		fn = impl
+	}
 	if f, ok := b.facts[fn]; ok {
 		return f, fn
 	}
-	if fn.Pkg() == nil || fn.Pkg() == b.pass.Pkg {
+	if fn.Pkg() == nil {
 		return nil, fn
 	}
 	if f, ok := b.imports[fn]; ok {
 		return f, fn
 	}
-	f := new(FuncFact)
-	if !b.pass.ImportObjectFact(fn, f) {
-		f = nil
+	var f *FuncFact
+	if fn.Pkg() != b.pass.Pkg {
+		f = new(FuncFact)
+		if !b.pass.ImportObjectFact(fn, f) {
+			f = nil
+		}
+	}
+	if recv := fn.Type().(*types.Signature).Recv(); f == nil && recv != nil && types.IsInterface(recv.Type()) {
+		// An interface no package resolves (a domain port, or a narrow
+		// interface of this package): its only implementation in the
+		// project, in a package this one imports.
+		if impl := b.project().Method(fn); impl != nil && impl.Pkg() != b.pass.Pkg {
+			if g := new(FuncFact); b.pass.ImportObjectFact(impl, g) {
+				b.imports[fn], b.imports[impl] = g, g
+				b.projectImpls[fn] = impl
+				return g, impl
+			}
+		}
 	}
 	b.imports[fn] = f
 	return f, fn

@@ -1,5 +1,6 @@
 // Package soleimpl maps the methods of a package's interfaces to the
-// methods of their only implementation in the same package.
+// methods of their only implementation in the same package, or in the
+// project (Project).
 //
 // Real code hides its Redis client, its repository and its lock behind
 // interfaces it declares beside the one type that implements them
@@ -11,7 +12,13 @@
 // implementations count (see Methods).
 package soleimpl
 
-import "go/types"
+import (
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
 
 // Methods returns, for each method of an interface declared in pkg that
 // exactly one named type of pkg (or its pointer) implements, that type's
@@ -108,4 +115,180 @@ func Of(pkg *types.Package, m *types.Func) *types.Func {
 		}
 	}
 	return found
+}
+
+// Project finds the only implementation of an interface among the types
+// of a package and of the packages of its project that it imports,
+// directly or not: a job package's narrow store interface (Allocate(...)
+// (*store.Stock, error)) implemented by the store package it imports, or
+// a domain interface implemented by a services package. A project is the
+// module when the driver names it, else the repository the import path
+// names (host and owner and repository on a code host, host and one
+// element on another domain, the first element without a domain). Left
+// out: types declared in _test.go files, and stand-ins (mock, fake or
+// stub in a type's name or a package path element, and packages of test
+// helpers). An interface of one
+// method must also mention a type of its implementation's package, so
+// that a type that merely happens to have a method of that shape (an
+// Update(ctx, n int) error) does not stand for it.
+type Project struct {
+	pkg      *types.Package
+	types    []*types.TypeName
+	impls    map[*types.Interface]types.Type // nil: none or several
+	resolved map[*types.Interface]bool
+}
+
+// NewProject collects the project's types; module is the module path
+// ("" when unknown), inTest reports whether a type of pkg is declared in
+// a _test.go file.
+func NewProject(pkg *types.Package, module string, inTest func(*types.TypeName) bool) *Project {
+	p := &Project{pkg: pkg, impls: map[*types.Interface]types.Type{}, resolved: map[*types.Interface]bool{}}
+	root := projectRoot(pkg.Path())
+	inProject := func(path string) bool {
+		if module != "" {
+			return path == module || strings.HasPrefix(path, module+"/")
+		}
+		return projectRoot(path) == root
+	}
+	seen := map[*types.Package]bool{}
+	var walk func(q *types.Package)
+	walk = func(q *types.Package) {
+		if seen[q] || !inProject(q.Path()) {
+			return
+		}
+		seen[q] = true
+		for _, imp := range q.Imports() {
+			walk(imp)
+		}
+		if standInPackage(q.Path()) {
+			return
+		}
+		scope := q.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) || standIn(tn.Name()) || q == pkg && inTest(tn) {
+				continue
+			}
+			p.types = append(p.types, tn)
+		}
+	}
+	walk(pkg)
+	return p
+}
+
+// ProjectOf is NewProject for the package pass analyses.
+func ProjectOf(pass *analysis.Pass) *Project {
+	module := ""
+	if pass.Module != nil {
+		module = pass.Module.Path
+	}
+	return NewProject(pass.Pkg, module, func(tn *types.TypeName) bool {
+		return strings.HasSuffix(pass.Fset.Position(tn.Pos()).Filename, "_test.go")
+	})
+}
+
+// Method returns the method implementing interface method m, when one
+// type of the project implements m's interface, or nil.
+func (p *Project) Method(m *types.Func) *types.Func {
+	sig, ok := m.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
+		return nil
+	}
+	iface, ok := sig.Recv().Type().Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return nil
+	}
+	if !p.resolved[iface] {
+		p.resolved[iface] = true
+		p.impls[iface] = p.sole(iface)
+	}
+	impl := p.impls[iface]
+	if impl == nil {
+		return nil
+	}
+	obj, _, _ := types.LookupFieldOrMethod(impl, true, m.Pkg(), m.Name())
+	fn, _ := obj.(*types.Func)
+	return fn
+}
+
+func (p *Project) sole(iface *types.Interface) types.Type {
+	var impl types.Type
+	var owner *types.Package
+	for _, tn := range p.types {
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if !types.Implements(t, iface) {
+				continue
+			}
+			if impl != nil {
+				return nil // two implementations: unknown
+			}
+			impl, owner = t, tn.Pkg()
+			break
+		}
+	}
+	if impl == nil || iface.NumMethods() == 1 && !mentions(iface.Method(0).Type(), owner) {
+		return nil
+	}
+	return impl
+}
+
+// mentions reports whether t refers to a named type declared in pkg.
+func mentions(t types.Type, pkg *types.Package) bool {
+	switch t := types.Unalias(t).(type) {
+	case *types.Named:
+		return t.Obj().Pkg() == pkg
+	case *types.Pointer:
+		return mentions(t.Elem(), pkg)
+	case *types.Slice:
+		return mentions(t.Elem(), pkg)
+	case *types.Array:
+		return mentions(t.Elem(), pkg)
+	case *types.Map:
+		return mentions(t.Key(), pkg) || mentions(t.Elem(), pkg)
+	case *types.Chan:
+		return mentions(t.Elem(), pkg)
+	case *types.Signature:
+		for _, tup := range []*types.Tuple{t.Params(), t.Results()} {
+			for i := 0; i < tup.Len(); i++ {
+				if mentions(tup.At(i).Type(), pkg) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// codeHosts name repositories as host/owner/repository.
+var codeHosts = []string{"github.com", "gitlab.com", "bitbucket.org", "gitee.com", "codeberg.org"}
+
+// projectRoot is the repository an import path names (see Project).
+func projectRoot(path string) string {
+	parts := strings.Split(path, "/")
+	n := 1
+	switch {
+	case slices.Contains(codeHosts, parts[0]):
+		n = 3
+	case strings.Contains(parts[0], "."):
+		n = 2
+	}
+	return strings.Join(parts[:min(n, len(parts))], "/")
+}
+
+// standIn reports whether a type's name names a test stand-in.
+func standIn(name string) bool {
+	name = strings.ToLower(name)
+	return strings.Contains(name, "mock") || strings.Contains(name, "fake") || strings.Contains(name, "stub")
+}
+
+// standInPackage reports whether an element of a package path names test
+// stand-ins or test helpers.
+func standInPackage(path string) bool {
+	for _, el := range strings.Split(path, "/") {
+		switch el = strings.ToLower(el); {
+		case standIn(el), el == "test", el == "tests", el == "testutil", el == "testing", el == "testhelpers":
+			return true
+		}
+	}
+	return false
 }

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -273,7 +274,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ifaces := soleimpl.Methods(pass.Pkg, nil) // s.repo.Save through the package's Repo interface
 	foreignInterfaceMethods(info, pass.Pkg, decls, ifaces, func(fn *types.Func) bool {
 		return lookupFact(pass, local, imported, fn) != nil
-	})
+	}, sync.OnceValue(func() *soleimpl.Project { return soleimpl.ProjectOf(pass) }))
 	rows := rowLocks(pass, defs, decls)
 	res.rows = rows
 	// localCallee is the function whose fact a call reads: an interface
@@ -641,14 +642,16 @@ func anyReaches(f *section.Flow, values []ast.Expr) bool {
 	return false
 }
 
-// foreignInterfaceMethods adds to ifaces the methods of interfaces
-// declared in other packages that the package calls and that exactly one
-// type of the package implements: a use case calling its domain
-// package's WalletRepository, implemented beside it by walletRepository.
-// A method that has a fact of its own (its package resolved it to the
-// implementation beside it) keeps it: a service of this package that
-// happens to have the same methods wraps that repository, it is not it.
-func foreignInterfaceMethods(info *types.Info, pkg *types.Package, decls []*ast.FuncDecl, ifaces map[*types.Func]*types.Func, hasFact func(*types.Func) bool) {
+// foreignInterfaceMethods adds to ifaces the methods of interfaces the
+// package calls that exactly one type implements: of the package (a use
+// case calling its domain package's WalletRepository, implemented beside
+// it by walletRepository), or else of the project (soleimpl.Project: a
+// job's narrow store interface, implemented by the store package it
+// imports). A method of another package's interface that has a fact of
+// its own (its package resolved it to the implementation beside it)
+// keeps it: a service of this package that happens to have the same
+// methods wraps that repository, it is not it.
+func foreignInterfaceMethods(info *types.Info, pkg *types.Package, decls []*ast.FuncDecl, ifaces map[*types.Func]*types.Func, hasFact func(*types.Func) bool, project func() *soleimpl.Project) {
 	tried := map[*types.Func]bool{}
 	for _, fd := range decls {
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -657,17 +660,27 @@ func foreignInterfaceMethods(info *types.Info, pkg *types.Package, decls []*ast.
 				return true
 			}
 			fn, _ := typeutil.Callee(info, call).(*types.Func)
-			if fn == nil || fn.Pkg() == nil || fn.Pkg() == pkg || tried[fn] {
+			if fn == nil || fn.Pkg() == nil || tried[fn] {
 				return true
 			}
 			tried[fn] = true
+			if _, ok := ifaces[fn]; ok {
+				return true
+			}
 			if recv := fn.Type().(*types.Signature).Recv(); recv == nil || !types.IsInterface(recv.Type()) {
 				return true
 			}
-			if hasFact(fn) {
-				return true
+			var impl *types.Func
+			if fn.Pkg() != pkg {
+				if hasFact(fn) {
+					return true
+				}
+				impl = soleimpl.Of(pkg, fn)
 			}
-			if impl := soleimpl.Of(pkg, fn); impl != nil {
+			if impl == nil {
+				impl = project().Method(fn)
+			}
+			if impl != nil {
 				ifaces[fn] = impl
 			}
 			return true
