@@ -35,6 +35,15 @@ func (b *builder) opaqueCalls(lk *Lock, fn ast.Node, fd *ast.FuncDecl) (stops []
 		if !b.receivesLock(lk, env, call) {
 			return true
 		}
+		if _, builtin := typeutil.Callee(info, call).(*types.Builtin); builtin {
+			// append(held, m) keeps the handle in a slice: what is done
+			// to the slice is done to it (heldSlice). No other builtin
+			// can release a lock.
+			if held := b.appendedTo(call); held != nil {
+				stops = append(stops, b.heldSlice(lk, held, fn, fd)...)
+			}
+			return true
+		}
 		if lk.Lib == locklib.Raw {
 			callee, _ := typeutil.Callee(info, call).(*types.Func)
 			if callee != nil && !isAbstract(callee) {
@@ -90,4 +99,94 @@ func calleePath(info *types.Info, call *ast.CallExpr) string {
 		return fn.Pkg().Path()
 	}
 	return ""
+}
+
+// appendedTo returns the variable of held = append(held, ...), or nil.
+func (b *builder) appendedTo(call *ast.CallExpr) *types.Var {
+	as, ok := b.parent[call].(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != call || len(call.Args) == 0 {
+		return nil
+	}
+	lhs, ok1 := ast.Unparen(as.Lhs[0]).(*ast.Ident)
+	arg, ok2 := ast.Unparen(call.Args[0]).(*ast.Ident)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	v, _ := b.pass.TypesInfo.ObjectOf(lhs).(*types.Var)
+	if v == nil || b.pass.TypesInfo.ObjectOf(arg) != v {
+		return nil
+	}
+	return v
+}
+
+// heldSlice finds where a slice that holds lock handles (held = append(held,
+// m)) gives them up, for a library lock: a range over it whose body calls
+// or passes on its element (for _, m := range held { m.Unlock() }) does,
+// from the range's start (rangeReleases), and any other call that
+// receives the slice may (RenewUnknown). Those not deferred or in a
+// goroutine end the section.
+func (b *builder) heldSlice(lk *Lock, held *types.Var, fn ast.Node, fd *ast.FuncDecl) (stops []*ast.CallExpr) {
+	info := b.pass.TypesInfo
+	isHeld := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && info.Uses[id] == held
+	}
+	stop := func(call *ast.CallExpr) {
+		if !b.inDefer(call, fd) && !b.inGo(call, fd) {
+			if f, _ := b.funcOf(call); f == fn {
+				stops = append(stops, call)
+			}
+		}
+	}
+	ast.Inspect(fd, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.RangeStmt:
+			if !isHeld(n.X) || n.Value == nil {
+				return true
+			}
+			id, ok := n.Value.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			elem := info.ObjectOf(id)
+			ast.Inspect(n.Body, func(m ast.Node) bool {
+				call, ok := m.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				uses := false
+				if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+					if x, ok := ast.Unparen(sel.X).(*ast.Ident); ok && info.Uses[x] == elem {
+						uses = true
+					}
+				}
+				for _, a := range call.Args {
+					if x, ok := ast.Unparen(a).(*ast.Ident); ok && info.Uses[x] == elem {
+						uses = true
+					}
+				}
+				if uses && !b.inDefer(call, fd) && !b.inGo(call, fd) {
+					if b.rangeReleases == nil {
+						b.rangeReleases = map[*ast.CallExpr]*ast.RangeStmt{}
+					}
+					b.rangeReleases[call] = n
+					stop(call)
+				}
+				return true
+			})
+		case *ast.CallExpr:
+			if _, builtin := typeutil.Callee(info, n).(*types.Builtin); builtin {
+				return true
+			}
+			for _, a := range n.Args {
+				if isHeld(a) {
+					lk.RenewUnknown = true
+					stop(n)
+					break
+				}
+			}
+		}
+		return true
+	})
+	return stops
 }

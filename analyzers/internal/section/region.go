@@ -36,6 +36,9 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 			if within(rel, n) {
 				return true
 			}
+			if rs := b.rangeReleases[rel]; rs != nil && n == rs.X {
+				return true // for _, m := range held { m.Unlock() }
+			}
 		}
 		return false
 	}

@@ -319,6 +319,10 @@ type builder struct {
 	exits    *noreturn.Result
 	wrappers map[*types.Func]*WrapperFact // this package's lock wrappers
 	apis     map[*types.Func]*LockAPIFact // this package's lock API over a library
+	// rangeReleases maps a release in the body of a range over a slice
+	// of held locks to that range: the section ends where the range
+	// starts, also on its way out of an empty slice.
+	rangeReleases map[*ast.CallExpr]*ast.RangeStmt
 }
 
 // importsWrappers reports whether an imported package exports a lock
