@@ -171,7 +171,11 @@
 // its caller does not hold the lock after the call. A call that hands
 // the lock's key to a func value or an unresolved interface method, or
 // the library lock to a helper, may release it, so the section ends
-// there. A SETNX that is never released
+// there. A library lock kept in a slice (held = append(held, mu), one
+// lock per item taken in order) is the slice's: a range over it that
+// releases its elements ends the section where the range starts
+// (deferred, at the function's end), and a call that receives the slice
+// may release them. A SETNX that is never released
 // and not named as a lock is a deduplication marker and has no section;
 // nor has an NX key that is data rather than a lock (see lockrelease), nor a lock
 // with no TTL, which cannot pass to another holder while this one is
