@@ -132,10 +132,11 @@ func Of(pkg *types.Package, m *types.Func) *types.Func {
 // that a type that merely happens to have a method of that shape (an
 // Update(ctx, n int) error) does not stand for it.
 type Project struct {
-	pkg      *types.Package
-	types    []*types.TypeName
-	impls    map[*types.Interface]types.Type // nil: none or several
-	resolved map[*types.Interface]bool
+	pkg       *types.Package
+	inProject func(path string) bool
+	types     []*types.TypeName
+	impls     map[*types.Interface]types.Type // nil: none or several
+	resolved  map[*types.Interface]bool
 }
 
 // NewProject collects the project's types; module is the module path
@@ -150,6 +151,7 @@ func NewProject(pkg *types.Package, module string, inTest func(*types.TypeName) 
 		}
 		return projectRoot(path) == root
 	}
+	p.inProject = inProject
 	seen := map[*types.Package]bool{}
 	var walk func(q *types.Package)
 	walk = func(q *types.Package) {
@@ -187,11 +189,14 @@ func ProjectOf(pass *analysis.Pass) *Project {
 	})
 }
 
-// Method returns the method implementing interface method m, when one
-// type of the project implements m's interface, or nil.
+// Method returns the method implementing interface method m, when m's
+// interface is the project's own and one type of the project implements
+// it, or nil. An interface of another project (io.Writer, a library's
+// Logger) stands for whatever its callers pass, not for the one type of
+// this project that happens to implement it.
 func (p *Project) Method(m *types.Func) *types.Func {
 	sig, ok := m.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
+	if !ok || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || m.Pkg() == nil || !p.inProject(m.Pkg().Path()) {
 		return nil
 	}
 	iface, ok := sig.Recv().Type().Underlying().(*types.Interface)
