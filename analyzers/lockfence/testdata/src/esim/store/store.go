@@ -6,6 +6,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"net/http"
 )
 
 type Stock struct{ ID string }
@@ -38,4 +39,16 @@ type MemAudit struct{ entries []string }
 func (m *MemAudit) Record(ctx context.Context, e Entry) error {
 	m.entries = append(m.entries, e.What)
 	return nil
+}
+
+// Recorder keeps an HTTP response in a table; it is an
+// http.ResponseWriter.
+type Recorder struct{ db *sql.DB }
+
+func (r *Recorder) Header() http.Header { return http.Header{} }
+func (r *Recorder) WriteHeader(int)     {}
+
+func (r *Recorder) Write(p []byte) (int, error) {
+	_, err := r.db.Exec("INSERT INTO responses (body) VALUES (?)", string(p))
+	return len(p), err
 }
