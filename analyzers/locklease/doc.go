@@ -48,7 +48,9 @@
 //     its package calls whose loop waits on a ticker or timer each
 //     round: another package starts it), whose outcome is thrown away,
 //     only logged, or tested by branches that only log, return, break or
-//     go on (errors.Is and errors.As test the error; they tell nobody). Renewals are raw EXPIRE/PEXPIRE and extend scripts of a
+//     go on (errors.Is and errors.As test the error; they tell nobody; a
+//     rueidis client's Do(ctx, built) is the reply of the command built).
+//     Renewals are raw EXPIRE/PEXPIRE and extend scripts of a
 //     lock, library Extend/Refresh, and methods named like a renewal
 //     (refresh, extend, renew, keepalive) of a type named as a lock, or
 //     of any type of a package named so (lock.Manager, distlock.Client).

@@ -412,8 +412,8 @@ climb:
 		case *ast.ParenExpr, *ast.SelectorExpr, *ast.UnaryExpr, *ast.BinaryExpr:
 			cur = p
 		case *ast.CallExpr:
-			if p.Fun == cur || clientHelper(info, p) {
-				cur = p
+			if e, _ := cur.(ast.Expr); p.Fun == cur || clientHelper(info, p) || e != nil && section.SendsBuilt(info, p, e) {
+				cur = p // c.Do(ctx, built) is the reply of rueidis's built command
 				continue
 			}
 			if isLog(info, p) {

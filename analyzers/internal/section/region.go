@@ -327,7 +327,7 @@ func (b *builder) results(acq *ast.CallExpr, fn ast.Node) *results {
 			r.chain[cur] = true
 			continue
 		}
-		if call, ok := p.(*ast.CallExpr); ok && (len(call.Args) == 1 && call.Args[0] == cur || sendsBuilt(r.info, call, cur)) {
+		if call, ok := p.(*ast.CallExpr); ok && (len(call.Args) == 1 && call.Args[0] == cur || SendsBuilt(r.info, call, cur)) {
 			cur = call // redis.String(conn.Do(...)), redis.Bool(...), client.Do(ctx, built)
 			r.chain[cur] = true
 			continue
@@ -518,9 +518,9 @@ func isError(t types.Type) bool {
 	return t != nil && types.Implements(t, errorType.Underlying().(*types.Interface)) && !isBool(t)
 }
 
-// sendsBuilt reports whether call is a rueidis client's Do sending the
+// SendsBuilt reports whether call is a rueidis client's Do sending the
 // command built by arg (rueidis models the command at its Build call).
-func sendsBuilt(info *types.Info, call *ast.CallExpr, arg ast.Expr) bool {
+func SendsBuilt(info *types.Info, call *ast.CallExpr, arg ast.Expr) bool {
 	if len(call.Args) != 2 || call.Args[1] != arg {
 		return false
 	}
