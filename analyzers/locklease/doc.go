@@ -46,7 +46,10 @@
 //     of a goroutine (or of a function started with go, named as a
 //     watchdog, or called from such a loop, or of a function nothing in
 //     its package calls whose loop waits on a ticker or timer each
-//     round: another package starts it), whose outcome is thrown away,
+//     round: another package starts it; or in an exported function named
+//     as one round of a keep-alive, KeepAlive, Renew or Heartbeat, that
+//     nothing in its package calls: another package runs it each
+//     round), whose outcome is thrown away,
 //     only logged, or tested by branches that only log, return, break or
 //     go on (errors.Is and errors.As test the error; they tell nobody; a
 //     rueidis client's Do(ctx, built) is the reply of the command built).

@@ -57,7 +57,11 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 		looping := inLoop(path) && (inGo || goStarted(path) || watchdogNamed(path) || fd != nil && started[fd] || periodic) ||
 			goStarted(path) // a goroutine that renews once is a keep-alive too
 		helper := fd != nil && fromLoop[fd] && !inFuncLit(path) // a renewTTL called from the loop
-		if !looping && !helper {
+		// An exported step named as a renewal that nothing here calls (an
+		// elector's KeepAlive, run on another package's ticker): each
+		// call is one round of a keep-alive.
+		step := fd != nil && fd.Name.IsExported() && !called[fd] && !inFuncLit(path) && renewalStep(fd)
+		if !looping && !helper && !step {
 			return
 		}
 		seen[call] = true
@@ -355,6 +359,13 @@ func goStarted(path []ast.Node) bool {
 
 // watchdogNamed reports whether the declared function around the call is
 // named as a keep-alive loop.
+// renewalStep reports whether fd is named as one step of a keep-alive:
+// KeepAlive, Renew, Heartbeat.
+func renewalStep(fd *ast.FuncDecl) bool {
+	name := strings.ToLower(fd.Name.Name)
+	return strings.Contains(name, "keepalive") || strings.Contains(name, "renew") || strings.Contains(name, "heartbeat")
+}
+
 func watchdogNamed(path []ast.Node) bool {
 	for _, n := range path {
 		if fd, ok := n.(*ast.FuncDecl); ok {
