@@ -8,7 +8,6 @@ import (
 	"net"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/locklint/locklint/internal/redistest"
 )
@@ -47,6 +46,9 @@ func BenchmarkUncontendedRESP(b *testing.B) {
 	}
 	ttl := strconv.Itoa(5000)
 	expect := func(got, want string) {
+		if rc.err != nil {
+			b.Fatal(rc.err)
+		}
 		if got != want {
 			b.Fatalf("reply %q, want %q", got, want)
 		}
@@ -66,28 +68,7 @@ func BenchmarkUncontendedRESP(b *testing.B) {
 		fence := r[1][1:]
 		expect(rc.do([]string{"EVALSHA", releaseSHA, "5", ks.lock, ks.fence, ks.queue, ks.places, ks.waiting, token, fence})[0], ":1")
 	}
-	minimal()
-	safelock()
-	var mins, sls []time.Duration
-	for i := 0; b.Loop(); i++ {
-		for k := range 2 {
-			t0 := time.Now()
-			if (i+k)%2 == 0 {
-				minimal()
-				mins = append(mins, time.Since(t0))
-			} else {
-				safelock()
-				sls = append(sls, time.Since(t0))
-			}
-		}
-	}
-	if rc.err != nil {
-		b.Fatal(rc.err)
-	}
-	m, s := percentile(mins, 0.5), percentile(sls, 0.5)
-	b.ReportMetric(float64(m)/1e3, "minimal-p50-µs")
-	b.ReportMetric(float64(s)/1e3, "safelock-p50-µs")
-	b.ReportMetric(float64(s)/float64(m), "ratio")
+	alternate(b, minimal, safelock)
 }
 
 // respConn speaks just enough RESP for BenchmarkUncontendedRESP: commands
