@@ -131,12 +131,17 @@ func (b *builder) heldSlice(lk *Lock, held *types.Var, fn ast.Node, fd *ast.Func
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && info.Uses[id] == held
 	}
-	stop := func(call *ast.CallExpr) {
-		if !b.inDefer(call, fd) && !b.inGo(call, fd) {
-			if f, _ := b.funcOf(call); f == fn {
-				stops = append(stops, call)
-			}
+	// stop ends the section at call unless it is deferred, in a
+	// goroutine or in another function literal, and says whether it did.
+	stop := func(call *ast.CallExpr) bool {
+		if b.inDefer(call, fd) || b.inGo(call, fd) {
+			return false
 		}
+		if f, _ := b.funcOf(call); f != fn {
+			return false
+		}
+		stops = append(stops, call)
+		return true
 	}
 	ast.Inspect(fd, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -165,12 +170,11 @@ func (b *builder) heldSlice(lk *Lock, held *types.Var, fn ast.Node, fd *ast.Func
 						uses = true
 					}
 				}
-				if uses && !b.inDefer(call, fd) && !b.inGo(call, fd) {
+				if uses && stop(call) {
 					if b.rangeReleases == nil {
 						b.rangeReleases = map[*ast.CallExpr]*ast.RangeStmt{}
 					}
 					b.rangeReleases[call] = n
-					stop(call)
 				}
 				return true
 			})

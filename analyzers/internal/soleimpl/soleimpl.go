@@ -132,7 +132,6 @@ func Of(pkg *types.Package, m *types.Func) *types.Func {
 // that a type that merely happens to have a method of that shape (an
 // Update(ctx, n int) error) does not stand for it.
 type Project struct {
-	pkg       *types.Package
 	inProject func(path string) bool
 	types     []*types.TypeName
 	impls     map[*types.Interface]types.Type // nil: none or several
@@ -143,7 +142,7 @@ type Project struct {
 // ("" when unknown), inTest reports whether a type of pkg is declared in
 // a _test.go file.
 func NewProject(pkg *types.Package, module string, inTest func(*types.TypeName) bool) *Project {
-	p := &Project{pkg: pkg, impls: map[*types.Interface]types.Type{}, resolved: map[*types.Interface]bool{}}
+	p := &Project{impls: map[*types.Interface]types.Type{}, resolved: map[*types.Interface]bool{}}
 	root := projectRoot(pkg.Path())
 	inProject := func(path string) bool {
 		if module != "" {
