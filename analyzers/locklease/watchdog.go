@@ -357,8 +357,6 @@ func goStarted(path []ast.Node) bool {
 	return false
 }
 
-// watchdogNamed reports whether the declared function around the call is
-// named as a keep-alive loop.
 // renewalStep reports whether fd is named as one step of a keep-alive:
 // KeepAlive, Renew, Heartbeat.
 func renewalStep(fd *ast.FuncDecl) bool {
@@ -366,6 +364,8 @@ func renewalStep(fd *ast.FuncDecl) bool {
 	return strings.Contains(name, "keepalive") || strings.Contains(name, "renew") || strings.Contains(name, "heartbeat")
 }
 
+// watchdogNamed reports whether the declared function around the call is
+// named as a keep-alive loop.
 func watchdogNamed(path []ast.Node) bool {
 	for _, n := range path {
 		if fd, ok := n.(*ast.FuncDecl); ok {
