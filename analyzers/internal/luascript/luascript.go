@@ -178,10 +178,10 @@ func Parse(src string) *Script {
 	isCallerValue := func(i int) bool {
 		return isArg(i) || i < len(toks) && toks[i].text == "KEYS"
 	}
-	// absent[n]: the script tested that KEYS[n] does not exist
-	// (redis.call('exists', KEYS[n]) == 0); a hash write to it afterwards
+	// absent[n]: where the script knows that KEYS[n] does not exist
+	// (after redis.call('exists', KEYS[n]) == 0); a hash write to it there
 	// creates the lock, as SET NX does (Redisson's reentrant lock).
-	absent := map[int]bool{}
+	absent := map[int]span{}
 
 	getAlias := map[string]int{} // local v = redis.call('get', KEYS[n])
 	for i := 0; i < len(toks); i++ {
@@ -201,10 +201,10 @@ func Parse(src string) *Script {
 		// redis.call('get'|'hget', KEYS[n], ...): the script tested that
 		// the key (or the lock's field) is absent before writing it.
 		if (t.text == "==" || t.text == "~=") && i > 0 && i+1 < len(toks) && (toks[i+1].text == "false" || toks[i+1].text == "nil") && getAlias[toks[i-1].text] > 0 {
-			absent[getAlias[toks[i-1].text]] = true
+			absent[getAlias[toks[i-1].text]] = absence(toks, i, t.text == "~=")
 		}
 		if t.text == "not" && i+1 < len(toks) && getAlias[toks[i+1].text] > 0 {
-			absent[getAlias[toks[i+1].text]] = true
+			absent[getAlias[toks[i+1].text]] = absence(toks, i, false)
 		}
 		// An owner check: a comparison with an argument on either side,
 		// e.g. redis.call('GET', KEYS[1]) == ARGV[1] or v ~= token.
@@ -249,12 +249,12 @@ func Parse(src string) *Script {
 			switch cmd {
 			case "EXISTS":
 				if key > 0 && testsZero(toks, i) {
-					absent[key] = true
+					absent[key] = absence(toks, i, false)
 				}
 			case "HSETNX":
 				e.NX = true
 			case "HSET", "HINCRBY", "HMSET", "SET":
-				e.NX = e.NX || key > 0 && absent[key]
+				e.NX = e.NX || key > 0 && absent[key].covers(i)
 			}
 			// Hash and set locks check ownership by membership:
 			// redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1.
@@ -268,6 +268,79 @@ func Parse(src string) *Script {
 		}
 	}
 	return s
+}
+
+// span is a range of token indices, [from, to).
+type span struct{ from, to int }
+
+func (s span) covers(i int) bool { return s.from <= i && i < s.to }
+
+// absence returns where a test at toks[i] that a key is absent holds (or,
+// when present is set, a test that it is present leaves it absent). A
+// test in an if whose block returns bounds it: after
+// if redis.call('exists', KEYS[1]) == 0 then return 0 end the key exists
+// (an unlock that decrements a reentrant count then is no acquire), and
+// after if v ~= false then return end it does not. Otherwise the test
+// holds from where it is made to the end of the script.
+func absence(toks []token, i int, present bool) span {
+	rest := span{i, len(toks)}
+	then := -1
+	for j := i + 1; j < len(toks); j++ {
+		if toks[j].kind == tIdent {
+			switch toks[j].text {
+			case "then":
+				then = j
+			case "end", "do", "local", "return", "else", "if", "elseif", "function":
+				return rest // not the condition of an if
+			}
+		}
+		if then >= 0 || toks[j].text == "=" {
+			break
+		}
+	}
+	if then < 0 {
+		return rest
+	}
+	end, returns := blockEnd(toks, then+1)
+	switch {
+	case !returns:
+		return rest
+	case present:
+		return span{end, len(toks)}
+	}
+	return span{then, end}
+}
+
+// blockEnd returns the index of the else, elseif or end closing the block
+// that starts at toks[from], and whether the block returns (in Lua a
+// return can only be a block's last statement).
+func blockEnd(toks []token, from int) (end int, returns bool) {
+	depth := 0
+	for j := from; j < len(toks); j++ {
+		if toks[j].kind != tIdent {
+			continue
+		}
+		switch toks[j].text {
+		case "if", "do", "function", "repeat":
+			depth++
+		case "until":
+			depth--
+		case "end":
+			if depth == 0 {
+				return j, returns
+			}
+			depth--
+		case "else", "elseif":
+			if depth == 0 {
+				return j, returns
+			}
+		case "return":
+			if depth == 0 {
+				returns = true
+			}
+		}
+	}
+	return len(toks), returns
 }
 
 // backOperand returns the index of the first token of a simple operand
