@@ -151,7 +151,13 @@
 // methods (several implementations, or one in a package the caller does
 // not import: go/analysis facts flow along imports only) and func values; Redis writes inside other packages' helpers
 // (mostly caches), except a SET without expiry (a store of record:
-// store.Put(ctx, "wallet:"+id, v) whose body sends SET key v 0), and
+// store.Put(ctx, "wallet:"+id, v) whose body sends SET key v 0) and a
+// record kept in a Redis structure (HSET, LPUSH, LREM, SADD, ZADD, XADD,
+// ... in a helper that sets no expiry on any key, where neither the key
+// nor the helper, its receiver or its package is named as a cache,
+// statistics, a counter, a limit, a session, presence, dedup or a lock:
+// queue.Complete(ctx, id) moving a job between lists and writing its
+// hash; counters such as HINCRBY and pops are not records), and
 // inside this package's helpers named as caches or as lock operations (a
 // Redis write in another helper of this package is a write, and so is a
 // cache helper's under a lock whose key family — the constant text the

@@ -18,6 +18,7 @@ import (
 	"github.com/locklint/locklint/analyzers/internal/gostd"
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"github.com/locklint/locklint/analyzers/internal/later"
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
 	"github.com/locklint/locklint/analyzers/internal/section"
@@ -31,13 +32,15 @@ import (
 // of its parameters reach the write. Its Result maps each call of this
 // package to such a helper onto the writes it makes.
 //
-// Redis writes are left out of the summaries: through helpers they are
-// mostly caches, and the lifecycle model already follows Redis keys.
+// Redis writes are mostly left out of the summaries: through helpers they
+// are mostly caches, and the lifecycle model already follows Redis keys.
+// The exception is a record kept in a Redis structure (see
+// [RecordWrite]): a job's hash, a queue's list, an index's sorted set.
 var Analyzer = &analysis.Analyzer{
 	Name:             "lockstores",
 	Doc:              "summarises the store writes (SQL, gorm, files) each function makes, for locklint rules",
 	URL:              "https://github.com/locklint/locklint/blob/main/analyzers/internal/stores/stores.go",
-	Requires:         []*analysis.Analyzer{later.Analyzer},
+	Requires:         []*analysis.Analyzer{later.Analyzer, lifecycle.Analyzer},
 	Run:              run,
 	RunDespiteErrors: true,
 	ResultType:       reflect.TypeFor[*Result](),
@@ -89,7 +92,7 @@ func Modeled(fn *types.Func) bool {
 // generated into the module.
 func relevant(pass *analysis.Pass) bool {
 	for _, imp := range pass.Pkg.Imports() {
-		if storePaths[imp.Path()] || modeledPaths[imp.Path()] || pass.ImportPackageFact(imp, new(PackageFact)) || importsEnt(imp) {
+		if storePaths[imp.Path()] || modeledPaths[imp.Path()] || redismodel.IsClientPackage(imp.Path()) || pass.ImportPackageFact(imp, new(PackageFact)) || importsEnt(imp) {
 			return true
 		}
 	}
@@ -326,6 +329,7 @@ func run(pass *analysis.Pass) (any, error) {
 	claimsOf := map[*ast.FuncDecl][]Claim{}
 	asyncOf := map[*ast.FuncDecl]map[ast.Node]bool{}
 	lr := pass.ResultOf[later.Analyzer].(*later.Result)
+	records := recordWrites(pass, defs)
 	summariseAll(info, decls, local, localCallee, func(fd *ast.FuncDecl, round int) (*WriteFact, bool) {
 		if round > 0 && !callsLocal[fd] {
 			return nil, false
@@ -336,7 +340,7 @@ func run(pass *analysis.Pass) (any, error) {
 			claimsOf[fd] = cs
 			asyncOf[fd] = lr.Async(fd.Body)
 		}
-		return summarise(info, defs, fd, factOf, rows, where, cs, asyncOf[fd]), true
+		return summarise(info, defs, fd, factOf, rows, where, cs, asyncOf[fd], records[fd]), true
 	})
 	exported := map[*types.Func]*WriteFact{}
 	for fn, f := range local {
@@ -358,6 +362,11 @@ func run(pass *analysis.Pass) (any, error) {
 			if call, ok := n.(*ast.CallExpr); ok {
 				if f := factOf(call); f != nil {
 					res.Calls[call] = f.Writes
+					if fn := localCallee(call); fn != nil && fn.Pkg() == pass.Pkg {
+						// This package's Redis helpers are the rules' own to
+						// judge (lockfence reads their keys and names).
+						res.Calls[call] = slices.DeleteFunc(slices.Clone(f.Writes), func(w FactWrite) bool { return w.Kind == Redis })
+					}
 				}
 			}
 			return true
@@ -458,7 +467,7 @@ func exportable(pass *analysis.Pass, f *WriteFact) *WriteFact {
 	}
 	out := &WriteFact{}
 	for _, w := range f.Writes {
-		if w.Kind != File {
+		if w.Kind != File && w.Kind != Redis {
 			out.Writes = append(out.Writes, w)
 		}
 	}
@@ -506,7 +515,7 @@ func selfGuardedWrites(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl) [
 // makes itself (see Claims). Writes in async, the code fd starts but
 // does not wait for (package later), are not its own: they may land
 // after its caller released a lock.
-func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf func(*ast.CallExpr) *WriteFact, rows *rowLocker, where func(token.Pos) string, claims []Claim, async map[ast.Node]bool) *WriteFact {
+func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf func(*ast.CallExpr) *WriteFact, rows *rowLocker, where func(token.Pos) string, claims []Claim, async map[ast.Node]bool, records map[*ast.CallExpr]*Write) *WriteFact {
 	var params []types.Object
 	for _, field := range fd.Type.Params.List {
 		for _, id := range field.Names {
@@ -539,6 +548,9 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 		}
 		w := Classify(info, defs, call, nil)
 		if w == nil {
+			w = records[call]
+		}
+		if w == nil {
 			// A wrapper running SQL text it gets as a parameter.
 			if sw := classify(info, defs, call, nil, true); sw != nil && sw.Kind == SQL && sw.QueryExpr != nil {
 				if p := paramOf(sw.QueryExpr); p >= 0 {
@@ -568,7 +580,7 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 				}
 			}
 		}
-		if w != nil && w.Kind != Redis {
+		if w != nil && (w.Kind != Redis || records[call] == w) {
 			fw := FactWrite{Kind: w.Kind, What: w.What, Where: at, NeedsCond: w.NeedsCondition(), SelfGuarded: w.SelfGuarded(),
 				RowLocked: rows.isRowLocked(fd, w), Claimed: claimedAt(fd, claims, call.Pos()), Variadic: -1}
 			anyCond := false // the statement has a fence condition at all

@@ -147,6 +147,15 @@ func (c cmdable) ZAdd(ctx context.Context, key string, members ...Z) *IntCmd { r
 func (c cmdable) HSet(ctx context.Context, key string, values ...interface{}) *IntCmd {
 	return &IntCmd{}
 }
+func (c cmdable) HIncrBy(ctx context.Context, key, field string, incr int64) *IntCmd {
+	return &IntCmd{}
+}
+func (c cmdable) LPush(ctx context.Context, key string, values ...interface{}) *IntCmd {
+	return &IntCmd{}
+}
+func (c cmdable) LRem(ctx context.Context, key string, count int64, value interface{}) *IntCmd {
+	return &IntCmd{}
+}
 func (c cmdable) Eval(ctx context.Context, script string, keys []string, args ...interface{}) *Cmd {
 	return &Cmd{}
 }
