@@ -44,10 +44,7 @@
 //   - a keep-alive that drops a failed renewal: an EXPIRE, an owner-checked
 //     extend script or a library Extend/Refresh of a lock, run in a loop
 //     of a goroutine (or of a function started with go, named as a
-//     watchdog, or called from such a loop or from a loop that waits on
-//     a ticker or timer each round, in a select or with <-tick alone
-//     (a leader's own loop: tick := time.NewTicker(d).C; for { <-tick;
-//     if m.expire() { close(stop) } }), or of a function nothing in
+//     watchdog, or called from such a loop, or of a function nothing in
 //     its package calls whose loop waits on a ticker or timer each
 //     round: another package starts it; or in an exported function named
 //     as one round of a keep-alive, KeepAlive, Renew or Heartbeat, that
@@ -81,8 +78,8 @@
 //     keepUp returns (an atomic "running" flag is bookkeeping, not the
 //     holder hearing); nor when
 //     the outcome is returned, sent or handed to another function (but
-//     an EXPIRE whose reply goes to a blank, _, err := ... (redigo's
-//     interface{} reply included), keeps only its error, and a key found gone reaches no one whatever the error
+//     an EXPIRE whose reply goes to a blank, _, err := ..., keeps only its
+//     error, and a key found gone reaches no one whatever the error
 //     reaches; and a branch for the library's lost-lock error, if err ==
 //     redislock.ErrNotObtained { break }, that tells nobody is a dropped
 //     loss whatever another branch does with a Redis error, log.Fatal

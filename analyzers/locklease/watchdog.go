@@ -213,7 +213,7 @@ func watchdogFuncs(pass *analysis.Pass) (started, fromLoop, called map[*ast.Func
 			called[decls[fn.Origin()]] = true
 			path := enclosing(pass, call)
 			fd := declOf(path)
-			if inLoop(path) && (goStarted(path) || watchdogNamed(path) || fd != nil && started[fd] || tickerLoop(pass.TypesInfo, path)) {
+			if inLoop(path) && (goStarted(path) || watchdogNamed(path) || fd != nil && started[fd]) {
 				fromLoop[decls[fn.Origin()]] = true
 			}
 			return true
@@ -300,10 +300,6 @@ func waitsOnTimer(info *types.Info, body *ast.BlockStmt) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
 			return false
-		case *ast.ExprStmt: // <-tick on its own: the loop waits each round
-			if u, ok := ast.Unparen(n.X).(*ast.UnaryExpr); ok && u.Op == token.ARROW && timerChan(info, u.X) {
-				found = true
-			}
 		case *ast.CommClause:
 			var recv ast.Expr
 			switch c := n.Comm.(type) {
@@ -340,13 +336,6 @@ func timerChan(info *types.Info, e ast.Expr) bool {
 	case *ast.CallExpr:
 		fn, _ := typeutil.Callee(info, e).(*types.Func)
 		return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "time" && (fn.Name() == "After" || fn.Name() == "Tick")
-	case *ast.Ident:
-		// tick := time.NewTicker(d).C: a variable holding a channel of
-		// time.Time is a timer's or a ticker's.
-		if ch, ok := info.TypeOf(e).(*types.Chan); ok {
-			n, ok := ch.Elem().(*types.Named)
-			return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
-		}
 	}
 	return false
 }
@@ -624,16 +613,8 @@ func blankValue(info *types.Info, as *ast.AssignStmt, rhs ast.Node) bool {
 	if !ok || tup.Len() != 2 || !types.Identical(tup.At(1).Type(), types.Universe.Lookup("error").Type()) {
 		return false
 	}
-	switch t := tup.At(0).Type().Underlying().(type) {
-	case *types.Basic:
-		if t.Info()&(types.IsBoolean|types.IsInteger) == 0 {
-			return false
-		}
-	case *types.Interface:
-		if !t.Empty() { // redigo's Do answers an EXPIRE's 0 or 1 as an interface{}
-			return false
-		}
-	default:
+	b, ok := tup.At(0).Type().Underlying().(*types.Basic)
+	if !ok || b.Info()&(types.IsBoolean|types.IsInteger) == 0 {
 		return false
 	}
 	id, ok := as.Lhs[0].(*ast.Ident)
