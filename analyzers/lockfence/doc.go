@@ -164,8 +164,10 @@
 // key is built from — also guards a write to a store of record in some
 // section: the lock orders the fill against the update, and a stale
 // fill that lands after the update's invalidation stays);
-// a SET/SETEX with a TTL of a key named as a cache (the mutex around a
-// cache rebuild guards the database, and the cached copy expires);
+// a SET/SETEX with a TTL of a key named as a cache, in its text, in the
+// variable that holds it (cacheKey := "ocr:" + hash) or in its TTL's name
+// (s.ocrCacheTTL) (the mutex around a cache rebuild guards the database,
+// and the cached copy expires);
 // a Redis write whose key is made from a library lock's own token
 // (redsync Mutex.Value, redislock Lock.Token, safelock Lease.Token), in
 // the section or in the helper it is passed to: each holder writes under

@@ -179,9 +179,11 @@ var redisWrites = map[string]bool{
 }
 
 // cacheFill reports whether cmd sets a key named as a cache with a TTL
-// (SETEX cache:shop:42, SET CACHE_KEY+id v EX 60), or fills a read-through
-// cache with a TTL (readThrough): the mutex around a cache rebuild guards
-// the database, not the cached copy.
+// (SETEX cache:shop:42, SET CACHE_KEY+id v EX 60; the key held in a
+// variable named so, cacheKey := "ocr:" + hash; or a TTL named so,
+// s.ocrCacheTTL), or fills a read-through cache with a TTL (readThrough):
+// the mutex around a cache rebuild guards the database, not the cached
+// copy.
 func cacheFill(info *types.Info, defs *keyexpr.Defs, cmd *redismodel.Command) bool {
 	switch cmd.Name {
 	case "SET", "SETEX", "PSETEX":
@@ -191,8 +193,11 @@ func cacheFill(info *types.Info, defs *keyexpr.Defs, cmd *redismodel.Command) bo
 	if !cmd.SetsExpiry() || cmd.Key() == nil {
 		return false
 	}
+	named := func(e ast.Expr) bool {
+		return e != nil && strings.Contains(strings.ToLower(types.ExprString(e)), "cache")
+	}
 	key := resolve(info, defs, cmd.Key()) // key := CACHE_SHOP_KEY + id
-	return strings.Contains(strings.ToLower(types.ExprString(key)), "cache") || readThrough(info, cmd)
+	return named(cmd.Key()) || named(key) || named(cmd.TTL) || readThrough(info, cmd)
 }
 
 func redisWrite(info *types.Info, defs *keyexpr.Defs, cmd *redismodel.Command) *Write {
