@@ -39,7 +39,9 @@
 //     (*os.File).Write/WriteString/WriteAt on a file the function opened or
 //     was passed (a handle kept in a struct field or a package variable,
 //     such as a logger's log file or os.Stdout, is a stream the process
-//     appends to, not what the lock protects).
+//     appends to, not what the lock protects; a file from os.CreateTemp
+//     has a name no other holder has, and what the lock protects is
+//     where it is renamed to).
 //     Writes made inside helpers the section calls count too, when the
 //     helper is a concrete function or method (in this package or
 //     another), or a method of an interface whose only implementation is
@@ -103,7 +105,10 @@
 //     Locks are raw SET NX locks that are also released somewhere (or
 //     named as locks), safelock, redsync, bsm/redislock, rueidislock
 //     (and valkey-go's valkeylock, rueidislock's fork) and go-zero
-//     RedisLock locks, and a
+//     RedisLock locks, a lock API behind an interface shaped like
+//     rueidislock's (Lock(ctx, key) (context.Context, context.CancelFunc,
+//     error): a lock that hands back its lease as a context, whatever
+//     main wires in behind it), and a
 //     project's own lock type over one of these libraries
 //     (a TryLock that keeps the library lock in its receiver and an
 //     Unlock that releases it, or a FetchLock that returns the lock it

@@ -33,7 +33,10 @@
 //     with such a wait, that never watches Lease.Done() or Err() (or, in
 //     Do, never uses the callback's ctx): a renewal can fail, and then the
 //     section goes on without the lock.
-//   - a rueidislock WithContext/TryWithContext/ForceWithContext whose
+//   - a rueidislock WithContext/TryWithContext/ForceWithContext (or a
+//     method of an interface shaped like it, Lock(ctx, key)
+//     (context.Context, context.CancelFunc, error), whose implementation
+//     main wires in) whose
 //     returned context — cancelled when the lock is lost — is assigned to
 //     "_" while the section keeps using the parent context, or runs a
 //     func its function was passed (a helper's LockOnce(ctx, key, fn):

@@ -6,6 +6,12 @@
 // watch for loss, read the fence) and which of its arguments are the key,
 // the TTL and the context.
 //
+// A method of an interface shaped like rueidislock's WithContext (named as
+// an acquire, taking a context and the key, returning a context, its
+// cancel func and an error) is read as a rueidislock acquire too: a lock
+// that hands back a context hands back its lease, whatever main wires in
+// behind the interface.
+//
 // Guarantee: Classify returns nil for anything it does not know, so rules
 // built on it stay silent about code that uses other libraries.
 package locklib
@@ -140,8 +146,64 @@ func UsesLib(pkg *types.Package, info *types.Info) bool {
 		if p := obj.Pkg(); p != nil && p != pkg && isLibOrFence(p.Path()) {
 			return true
 		}
+		if fn, ok := obj.(*types.Func); ok && IsLeaseContextAPI(fn) {
+			return true
+		}
 	}
 	return false
+}
+
+// IsLeaseContextAPI reports whether fn is an interface method shaped like
+// rueidislock's WithContext: named as an acquire, taking a context and
+// the key, and returning (context.Context, context.CancelFunc, error).
+// A lock that hands back a context of its own hands back its lease: the
+// context ends when the lock is lost (core.Locker's Lock(ctx, key) in a
+// package that never sees the implementation main wires in).
+func IsLeaseContextAPI(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
+		return false
+	}
+	switch fn.Name() {
+	case "Lock", "TryLock", "Acquire", "TryAcquire", "Obtain", "WithContext", "TryWithContext":
+	default:
+		return false
+	}
+	p, r := sig.Params(), sig.Results()
+	if p.Len() < 2 || !isContext(p.At(0).Type()) || !isString(p.At(1).Type()) || r.Len() != 3 {
+		return false
+	}
+	return isContext(r.At(0).Type()) && isNamed(r.At(1).Type(), "context", "CancelFunc") && isNamed(r.At(2).Type(), "", "error")
+}
+
+// leaseContextAcquire reads a call of an IsLeaseContextAPI method as a
+// rueidislock acquire: the first result is the lock-loss context, the
+// second the cancel func that releases the lock.
+func leaseContextAcquire(info *types.Info, call *ast.CallExpr, fn *types.Func) *Call {
+	c := &Call{Lib: Rueidislock, Role: Acquire, Call: call, Method: fn, LostCtx: 0, Handle: 1}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		c.Recv = sel.X
+	}
+	if len(call.Args) >= 2 {
+		c.Ctx, c.Key = call.Args[0], call.Args[1]
+	}
+	return c
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.String
+}
+
+func isNamed(t types.Type, pkg, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Name() != name {
+		return false
+	}
+	if n.Obj().Pkg() == nil {
+		return pkg == ""
+	}
+	return n.Obj().Pkg().Path() == pkg
 }
 
 func isLibOrFence(path string) bool { return IsLibPath(path) || path == FencePath }
@@ -172,6 +234,9 @@ func Classify(info *types.Info, call *ast.CallExpr) *Call {
 	}
 	lib := libOf(fn.Pkg().Path())
 	if lib == Raw {
+		if IsLeaseContextAPI(fn) {
+			return leaseContextAcquire(info, call, fn)
+		}
 		return nil
 	}
 	sig := fn.Type().(*types.Signature)

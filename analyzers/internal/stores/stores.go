@@ -114,7 +114,7 @@ func classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *red
 	case "gorm.io/gorm", "github.com/jinzhu/gorm":
 		return gormWrite(info, defs, w, fn, recv, anyText)
 	case "os":
-		return fileWrite(info, w, fn, recv)
+		return fileWrite(info, defs, w, fn, recv)
 	case "go.mongodb.org/mongo-driver/mongo", "go.mongodb.org/mongo-driver/v2/mongo":
 		return mongoWrite(info, w, fn, recv, mongoDriverWrites)
 	case "gopkg.in/mgo.v2", "github.com/globalsign/mgo":
@@ -535,14 +535,14 @@ func importsEnt(pkg *types.Package) bool {
 	return false
 }
 
-func fileWrite(info *types.Info, w *Write, fn *types.Func, recv string) *Write {
+func fileWrite(info *types.Info, defs *keyexpr.Defs, w *Write, fn *types.Func, recv string) *Write {
 	switch {
 	case recv == "" && (fn.Name() == "WriteFile" || fn.Name() == "Create" || fn.Name() == "Rename" ||
 		fn.Name() == "Remove" || fn.Name() == "RemoveAll" || fn.Name() == "Truncate"):
 		w.What = "os." + fn.Name()
 	case recv == "File" && (fn.Name() == "Write" || fn.Name() == "WriteString" || fn.Name() == "WriteAt"):
 		sel, ok := ast.Unparen(w.Call.Fun).(*ast.SelectorExpr)
-		if !ok || longLived(info, sel.X) {
+		if !ok || longLived(info, sel.X) || tempFile(info, defs, sel.X) {
 			return nil
 		}
 		w.What = "(*os.File)." + fn.Name()
@@ -552,6 +552,23 @@ func fileWrite(info *types.Info, w *Write, fn *types.Func, recv string) *Write {
 	}
 	w.Kind = File
 	return w
+}
+
+// tempFile reports whether the file handle x comes from os.CreateTemp
+// (f, err := os.CreateTemp(dir, "upload-*")): a file of a name no other
+// holder has, so a stale holder's writes land in its own file; what the
+// lock protects is where that file is renamed to.
+func tempFile(info *types.Info, defs *keyexpr.Defs, x ast.Expr) bool {
+	v := keyexpr.VarOf(info, x)
+	if v == nil || defs == nil {
+		return false
+	}
+	call, _ := defs.Tuple(v)
+	if call == nil {
+		return false
+	}
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "os" && fn.Name() == "CreateTemp"
 }
 
 // longLived reports whether the file handle x is kept in a struct field or
