@@ -94,7 +94,9 @@
 //     a helper may also be called where no lock is held. An unexported
 //     helper of this package called only there is the section's own
 //     code moved out, and is reported at its write, the call as related
-//     information. The section's own writes are reported before a
+//     information; so are such helpers it calls in turn (a leader's tick
+//     calls processDueJobs, which calls runJob, each once: the report is
+//     at runJob's UPDATE). The section's own writes are reported before a
 //     helper's. A fence passed to the parameter that reaches the
 //     write fences it. SQL wrappers that
 //     take the statement as a parameter (exec(ctx, q, args...)) are read

@@ -240,16 +240,33 @@ func persistentSets(pass *analysis.Pass, res *section.Result, s *section.Section
 // inlinedWrite returns the write inside the helper call goes to when the
 // helper is unexported, of this package and used only at this call (its
 // code is the section's own, moved out), or nil: the one at site
-// (file:line) when the helper's summary names it, else the first.
+// (file:line) when the helper's summary names it, else the first. Helpers
+// of the same kind that it calls are its own code too (tick calls
+// processDueJobs calls runJob, each once: the report is at runJob's
+// UPDATE).
 func (h *redisHelpers) inlinedWrite(call *ast.CallExpr, site string) *stores.Write {
+	fd := h.inlinable(call)
+	if fd == nil {
+		return nil
+	}
+	return h.writeIn(fd, site, 0)
+}
+
+// inlinable returns the declaration of the helper call goes to when it
+// is unexported, of this package and called only there, or nil.
+func (h *redisHelpers) inlinable(call *ast.CallExpr) *ast.FuncDecl {
 	fn, _ := typeutil.Callee(h.pass.TypesInfo, call).(*types.Func)
 	if fn == nil || fn.Exported() {
 		return nil
 	}
 	fd := h.declOf[fn.Origin()]
-	if fd == nil || h.calls[fn.Origin()] != 1 {
+	if fd == nil || fd.Body == nil || h.calls[fn.Origin()] != 1 {
 		return nil
 	}
+	return fd
+}
+
+func (h *redisHelpers) writeIn(fd *ast.FuncDecl, site string, depth int) *stores.Write {
 	cmds := map[*ast.CallExpr]*redismodel.Command{}
 	for _, c := range h.res.Lifecycle.Calls[fd] {
 		if c.Cmd != nil {
@@ -264,6 +281,12 @@ func (h *redisHelpers) inlinedWrite(call *ast.CallExpr, site string) *stores.Wri
 		c, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
+		}
+		if inner := h.inlinable(c); inner != nil && inner != fd && depth < 3 {
+			if w := h.writeIn(inner, site, depth+1); w != nil {
+				first = w
+				return false
+			}
 		}
 		if site != "" {
 			p := h.pass.Fset.Position(c.Pos())
