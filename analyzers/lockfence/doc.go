@@ -158,7 +158,12 @@
 // methods (several implementations, or one in a package the caller does
 // not import: go/analysis facts flow along imports only) and func values; Redis writes inside other packages' helpers
 // (mostly caches), except a SET without expiry (a store of record:
-// store.Put(ctx, "wallet:"+id, v) whose body sends SET key v 0) and a
+// store.Put(ctx, "wallet:"+id, v) whose body sends SET key v 0), a SET
+// with a TTL by a helper that makes the key itself and whose type or
+// package is named as a storage, store or repository, and not as a
+// cache, statistics, a limit, a session, presence or dedup
+// (games.Save(ctx, state, 2*time.Hour) keying by the state's room: a
+// store's state is its state, though it expires), and a
 // record kept in a Redis structure (HSET, LPUSH, LREM, SADD, ZADD, XADD,
 // ... in a helper that sets no expiry on any key, where neither the key
 // nor the helper, its receiver or its package is named as a cache,

@@ -211,18 +211,25 @@ func inClosure(fd *ast.FuncDecl, call *ast.CallExpr) bool {
 // persistentSets returns the SETs without expiry that a call makes
 // through another package's Redis wrapper (svc.Set(ctx, key, v) whose
 // body sends SET key v 0): a key kept without a TTL is a store of record,
-// not a cache. Wrappers that set a TTL are taken for caches, and keys,
-// helpers and receivers named as caches are left out.
+// not a cache. Wrappers that set a TTL are taken for caches, unless the
+// wrapper makes the key itself and its type or package is named as a
+// store (GameStateStorage.Save(ctx, state, ttl) keying by state.RoomID):
+// a store's state kept with a TTL is still its state. Keys,
+// helpers and receivers named as caches are left out, and with a TTL
+// also those named as statistics, limits, sessions, presence, dedup.
 func persistentSets(pass *analysis.Pass, res *section.Result, s *section.Section, call *ast.CallExpr) []*stores.Write {
 	if fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func); fn != nil && stores.Modeled(fn) {
 		return nil // a GoFrame Model.Scan fills its query cache: a read, as modelled
 	}
 	var out []*stores.Write
 	for _, op := range res.Lifecycle.Ops {
-		if op.Call != call || op.Kind != lifecycle.Write || op.Via == nil || op.Via.Pkg() == pass.Pkg || op.TTL || op.Lock() != nil && op.Lock().IsLock(pass) {
+		if op.Call != call || op.Kind != lifecycle.Write || op.Via == nil || op.Via.Pkg() == pass.Pkg || op.Lock() != nil && op.Lock().IsLock(pass) {
 			continue
 		}
 		named := strings.ToLower(op.KeyText() + " " + lifecycle.FuncName(op.Via) + " " + op.Via.Pkg().Name())
+		if op.TTL && (op.KeyExpr != nil || !namedStore(named)) {
+			continue // a generic wrapper given the key and a TTL: taken for a cache
+		}
 		if strings.Contains(named, "cache") || strings.Contains(named, "lock") {
 			continue
 		}
@@ -300,4 +307,14 @@ func (h *redisHelpers) writeIn(fd *ast.FuncDecl, site string, depth int) *stores
 		return first == nil
 	})
 	return first
+}
+
+// namedStore reports whether a Redis wrapper, by its key, name, type or
+// package, is a store of state (storage, store, repository) and not a
+// cache, statistics, a limit, a session, presence or dedup.
+func namedStore(named string) bool {
+	if stores.NamedNotRecord(named) {
+		return false
+	}
+	return strings.Contains(named, "storage") || strings.Contains(named, "store") || strings.Contains(named, "repo")
 }

@@ -96,6 +96,10 @@ func namedNotRecord(pass *analysis.Pass, fd *ast.FuncDecl) bool {
 	return hasNotRecordWord(names)
 }
 
+// NamedNotRecord reports whether s names a cache, statistics, a limit, a
+// session, presence, dedup or a lock (notRecordWords).
+func NamedNotRecord(s string) bool { return hasNotRecordWord(s) }
+
 func hasNotRecordWord(s string) bool {
 	s = strings.ToLower(s)
 	for _, w := range notRecordWords {

@@ -30,3 +30,29 @@ func cacheWallet(ctx context.Context, id string, amount int) error {
 	defer lock.Release(ctx)
 	return kv.PutFor(ctx, "wallet:"+id, amount, time.Minute)
 }
+
+var (
+	games    *kvstore.GameStateStorage
+	sessions *kvstore.SessionStore
+)
+
+// A store that makes its own key keeps state, with a TTL or not.
+func playRound(ctx context.Context, room string) error {
+	lock, err := rl.Obtain(ctx, "game:"+room+":play", 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	st := &kvstore.GameState{RoomID: room, Round: 2}
+	return games.Save(ctx, st, 2*time.Hour) // want `games.Save \(Redis SET at kvstore.go:\d+\) under lock "game:" \+ room \+ ":play" \(redislock Client.Obtain\) carries no fencing token`
+}
+
+// Near miss: a session store is named as what a lock does not protect.
+func touchSession(ctx context.Context, user string) error {
+	lock, err := rl.Obtain(ctx, "user:"+user+":lock", 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	return sessions.Touch(ctx, user, time.Hour)
+}

@@ -19,3 +19,23 @@ func (s *Store) Put(ctx context.Context, key string, v any) error {
 func (s *Store) PutFor(ctx context.Context, key string, v any, ttl time.Duration) error {
 	return s.rdb.Set(ctx, key, v, ttl).Err()
 }
+
+// GameStateStorage keeps each room's game state under a key it makes
+// itself, for a few hours: the state of record, though it expires.
+type GameStateStorage struct{ rdb *redis.Client }
+
+type GameState struct {
+	RoomID string
+	Round  int
+}
+
+func (s *GameStateStorage) Save(ctx context.Context, st *GameState, ttl time.Duration) error {
+	return s.rdb.Set(ctx, "game:state:"+st.RoomID, st.Round, ttl).Err()
+}
+
+// SessionStore keeps sessions with a TTL: not what a lock protects.
+type SessionStore struct{ rdb *redis.Client }
+
+func (s *SessionStore) Touch(ctx context.Context, userID string, ttl time.Duration) error {
+	return s.rdb.Set(ctx, "sess:"+userID, 1, ttl).Err()
+}
