@@ -75,6 +75,10 @@
 // held (the refusal, if !ok, returns an error) fails open the same way
 // when the NX's error branch returns a nil error beside a usable handle
 // (return func() {}, nil: "degrade, the database still protects us").
+// A branch that tests the error for the client's nil reply
+// (errors.Is(err, redis.Nil) after SetArgs with NX or Do of SET NX) is
+// the refusal, not a Redis error, and is not followed (a leader's
+// acquire that goes on to an owner-checked renew when the key is taken).
 // An INCR lock (the first to count to 1 holds it) is read the way its
 // wrapper answers: one that returns n > 1 answers "held by someone
 // else", so for it the failure branch fails open when it returns false

@@ -108,7 +108,7 @@ func (r *runner) failOpen(fd *ast.FuncDecl) {
 		return true
 	})
 	for call, name := range acquires {
-		rets, ok := section.FailureReturns(info, r.exits.MayReturn, fd, call)
+		rets, ok := section.AcquireFailureReturns(info, r.exits.MayReturn, fd, call)
 		if !ok {
 			continue
 		}
@@ -172,7 +172,7 @@ func (r *runner) failOpenByError(fd *ast.FuncDecl) {
 			continue
 		}
 		name := a.name
-		rets, ok := section.FailureReturns(info, r.exits.MayReturn, fd, c.Call)
+		rets, ok := section.AcquireFailureReturns(info, r.exits.MayReturn, fd, c.Call)
 		if !ok {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/cfg"
 )
@@ -19,6 +20,19 @@ import (
 // function literals are not fd's. mayReturn is the graph's callback
 // (noreturn's Result.MayReturn): a path through a call that exits ends.
 func FailureReturns(info *types.Info, mayReturn func(*ast.CallExpr) bool, fd *ast.FuncDecl, call *ast.CallExpr) (rets []*ast.ReturnStmt, ok bool) {
+	return failureReturns(info, mayReturn, fd, call, false)
+}
+
+// AcquireFailureReturns is FailureReturns for an acquire: a branch that
+// tests the error for the client's nil reply (errors.Is(err, redis.Nil))
+// is the refusal of a SET NX sent with SetArgs or Do, not a failure of
+// Redis, and is not followed. (A renewal's nil reply is the lost lock,
+// a failure: FailureReturns follows it.)
+func AcquireFailureReturns(info *types.Info, mayReturn func(*ast.CallExpr) bool, fd *ast.FuncDecl, call *ast.CallExpr) (rets []*ast.ReturnStmt, ok bool) {
+	return failureReturns(info, mayReturn, fd, call, true)
+}
+
+func failureReturns(info *types.Info, mayReturn func(*ast.CallExpr) bool, fd *ast.FuncDecl, call *ast.CallExpr, refusalByNil bool) (rets []*ast.ReturnStmt, ok bool) {
 	errVar := errResultVar(info, fd, call)
 	if errVar == nil {
 		return nil, false
@@ -66,7 +80,18 @@ func FailureReturns(info *types.Info, mayReturn func(*ast.CallExpr) bool, fd *as
 		if again {
 			continue
 		}
-		for _, s := range blk.Succs {
+		succs := blk.Succs
+		if refusalByNil && len(succs) == 2 && len(blk.Nodes) > 0 {
+			if cond, ok := blk.Nodes[len(blk.Nodes)-1].(ast.Expr); ok {
+				switch nilReplyTest(info, cond, errVar) {
+				case token.EQL: // if errors.Is(err, redis.Nil): the refusal, not a failure
+					succs = succs[1:]
+				case token.NEQ:
+					succs = succs[:1]
+				}
+			}
+		}
+		for _, s := range succs {
 			if !seen[s] {
 				seen[s] = true
 				queue = append(queue, s)
@@ -74,6 +99,66 @@ func FailureReturns(info *types.Info, mayReturn func(*ast.CallExpr) bool, fd *as
 		}
 	}
 	return rets, true
+}
+
+// nilReplyTest reports how cond tests v against a Redis client's nil
+// reply (go-redis and rueidis Nil, redigo ErrNil): EQL for errors.Is(v,
+// redis.Nil) or v == redis.Nil, NEQ for the negations, ILLEGAL otherwise.
+// An acquire whose refusal comes back as that error (SetArgs with NX, Do
+// of SET NX) was answered, not failed, on that branch.
+func nilReplyTest(info *types.Info, cond ast.Expr, v types.Object) token.Token {
+	neg := false
+	if u, ok := ast.Unparen(cond).(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		cond, neg = u.X, true
+	}
+	var x, y ast.Expr
+	op := token.EQL
+	switch e := ast.Unparen(cond).(type) {
+	case *ast.CallExpr:
+		sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Is" || len(e.Args) != 2 {
+			return token.ILLEGAL
+		}
+		if pkg, ok := info.Uses[identOf(sel.X)].(*types.PkgName); !ok || pkg.Imported().Path() != "errors" {
+			return token.ILLEGAL
+		}
+		x, y = e.Args[0], e.Args[1]
+	case *ast.BinaryExpr:
+		if e.Op != token.EQL && e.Op != token.NEQ {
+			return token.ILLEGAL
+		}
+		x, y, op = e.X, e.Y, e.Op
+		if info.Uses[identOf(y)] == v {
+			x, y = y, x
+		}
+	default:
+		return token.ILLEGAL
+	}
+	if info.Uses[identOf(x)] != v || !isNilReply(info, y) {
+		return token.ILLEGAL
+	}
+	if neg {
+		if op == token.EQL {
+			return token.NEQ
+		}
+		return token.EQL
+	}
+	return op
+}
+
+// isNilReply reports whether e is a Redis client's nil-reply error
+// variable: go-redis redis.Nil, rueidis/valkey Nil, redigo redis.ErrNil.
+func isNilReply(info *types.Info, e ast.Expr) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	obj, ok := info.Uses[sel.Sel].(*types.Var)
+	if !ok || obj.Pkg() == nil || obj.Name() != "Nil" && obj.Name() != "ErrNil" {
+		return false
+	}
+	path := obj.Pkg().Path()
+	return strings.Contains(path, "redis") || strings.Contains(path, "rueidis") || strings.Contains(path, "valkey")
 }
 
 // errResultVar returns the variable call's error result is assigned to.
