@@ -165,7 +165,7 @@ func run(pass *analysis.Pass) (any, error) {
 					acq.KeyText(), describe(w), consequence(w.k)),
 				Related: []analysis.RelatedInformation{{Pos: use.Pos(), End: use.Call.End(), Message: use.Command + " of the lock here"}},
 			}
-			if outside || madeAbove(pass, v, w.at) {
+			if outside {
 				d.Pos, d.End = w.at.Pos(), w.at.End()
 				d.Related = append([]analysis.RelatedInformation{stored}, d.Related...)
 			}
@@ -565,22 +565,4 @@ func importsWeakSource(pkg *types.Package) bool {
 		}
 	}
 	return false
-}
-
-// madeAbove reports whether the acquire stores a local variable (v) whose
-// weak value is made on another line of the acquiring function (at):
-// value := time.Now().UnixNano(), then SetNX(ctx, key, value, ttl). The
-// line to change is where the value is made.
-func madeAbove(pass *analysis.Pass, v ast.Expr, at ast.Node) bool {
-	if at == nil {
-		return false
-	}
-	id, ok := ast.Unparen(v).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	if _, ok := pass.TypesInfo.Uses[id].(*types.Var); !ok {
-		return false
-	}
-	return pass.Fset.Position(at.Pos()).Line != pass.Fset.Position(v.Pos()).Line
 }
