@@ -89,6 +89,14 @@
 // or "taken" as n <= 1, n < 2) fails open; n != 1 and n == 1 fail
 // closed and are left alone.
 //
+// An acquire function (a bool result, named as taking a lock) whose lock
+// is a plain SET, SETEX or PSETEX with no NX is reported at the SET: the
+// command succeeds whether or not someone holds the key, so every caller
+// is told it holds the lock and the holder's value is overwritten. The
+// key must be given back with an owner check somewhere in the package (a
+// compare-and-delete), which is what makes it a lock and not a flag such
+// as an account lockout that anyone sets and clears.
+//
 // A call statement that drops the bool outcome of a helper of this
 // package that takes a lock (the lifecycle summary says it acquires: a
 // Lua hash lock, an NX behind several helpers) is reported too: a
