@@ -11,6 +11,7 @@
 package luascript
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -104,8 +105,8 @@ func isCreate(e Effect) bool {
 	switch e.Command {
 	case "SETNX":
 		return true
-	case "SET", "HSETNX", "HSET", "HINCRBY", "HMSET":
-		return e.NX // SET NX, or a write after the script saw the key absent
+	case "SET", "SETEX", "PSETEX", "HSETNX", "HSET", "HINCRBY", "HMSET":
+		return e.NX // SET NX, or a write after the script saw the key absent (or not holding the lock's constant)
 	}
 	return false
 }
@@ -184,6 +185,15 @@ func Parse(src string) *Script {
 	absent := map[int]span{}
 
 	getAlias := map[string]int{} // local v = redis.call('get', KEYS[n])
+	// heldBy[n]: the constant a lock at KEYS[n] holds, and where the
+	// script knows the key does not hold it (after if v == '1' then
+	// return 1 end): writing that constant there takes the lock, as SET
+	// NX does.
+	type held struct {
+		value string
+		where span
+	}
+	heldBy := map[int]held{}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		// local name = KEYS[n] | ARGV[n] | redis.call('get', KEYS[n])
@@ -202,6 +212,11 @@ func Parse(src string) *Script {
 		// the key (or the lock's field) is absent before writing it.
 		if (t.text == "==" || t.text == "~=") && i > 0 && i+1 < len(toks) && (toks[i+1].text == "false" || toks[i+1].text == "nil") && getAlias[toks[i-1].text] > 0 {
 			absent[getAlias[toks[i-1].text]] = absence(toks, i, t.text == "~=")
+		}
+		if (t.text == "==" || t.text == "~=") && i > 0 && i+1 < len(toks) && toks[i+1].kind == tString && getAlias[toks[i-1].text] > 0 {
+			if sp := absence(toks, i, t.text == "=="); sp != (span{i, len(toks)}) {
+				heldBy[getAlias[toks[i-1].text]] = held{toks[i+1].text, sp}
+			}
 		}
 		if t.text == "not" && i+1 < len(toks) && getAlias[toks[i+1].text] > 0 {
 			absent[getAlias[toks[i+1].text]] = absence(toks, i, false)
@@ -255,6 +270,11 @@ func Parse(src string) *Script {
 				e.NX = true
 			case "HSET", "HINCRBY", "HMSET", "SET":
 				e.NX = e.NX || key > 0 && absent[key].covers(i)
+			case "SETEX", "PSETEX":
+				e.TTL = true
+			}
+			if h, ok := heldBy[key]; ok && key > 0 && h.where.covers(i) && (cmd == "SET" || cmd == "SETEX" || cmd == "PSETEX") && len(args) > 1 && slices.Contains(args[1:], h.value) {
+				e.NX = true // writes the held constant where the key does not hold it
 			}
 			// Hash and set locks check ownership by membership:
 			// redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1.
