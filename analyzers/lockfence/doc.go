@@ -161,7 +161,8 @@
 // store.Put(ctx, "wallet:"+id, v) whose body sends SET key v 0), a SET
 // with a TTL by a helper that makes the key itself and whose type or
 // package is named as a storage, store or repository, and not as a
-// cache, statistics, a limit, a session, presence or dedup
+// cache, statistics, a limit, a session, presence, dedup or a short-lived
+// credential (a one-time code, a verification answer, a token)
 // (games.Save(ctx, state, 2*time.Hour) keying by the state's room: a
 // store's state is its state, though it expires), and a
 // record kept in a Redis structure (HSET, LPUSH, LREM, SADD, ZADD, XADD,

@@ -311,10 +311,18 @@ func (h *redisHelpers) writeIn(fd *ast.FuncDecl, site string, depth int) *stores
 
 // namedStore reports whether a Redis wrapper, by its key, name, type or
 // package, is a store of state (storage, store, repository) and not a
-// cache, statistics, a limit, a session, presence or dedup.
+// cache, statistics, a limit, a session, presence, dedup or a short-lived
+// credential.
 func namedStore(named string) bool {
 	if stores.NamedNotRecord(named) {
 		return false
+	}
+	// Short-lived credentials are kept like sessions: a one-time code, a
+	// verification or captcha answer, a token.
+	for _, w := range []string{"otp", "captcha", "verif", "nonce", "token"} {
+		if strings.Contains(named, w) {
+			return false
+		}
 	}
 	return strings.Contains(named, "storage") || strings.Contains(named, "store") || strings.Contains(named, "repo")
 }

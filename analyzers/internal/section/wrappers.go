@@ -11,6 +11,7 @@ import (
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
+	"github.com/locklint/locklint/analyzers/internal/soleimpl"
 )
 
 // WrapperFact marks a function that calls one of its func parameters
@@ -81,6 +82,15 @@ func (b *builder) exportWrappers() {
 		f.Renewed = lk.AutoRenew != No || len(lk.Renewals) > 0 || lk.RenewUnknown || len(lk.Watches) > 0
 		b.wrappers[fn] = f
 		b.pass.ExportObjectFact(fn, f)
+	}
+	// A call through this package's interface whose only implementation
+	// is the wrapper runs the wrapper (type Lock interface{ WithLock(...) }
+	// beside RedisLock): other packages see the same fact there.
+	for m, impl := range soleimpl.Methods(b.pass.Pkg, nil) {
+		if f := b.wrappers[impl]; f != nil && b.wrappers[m] == nil {
+			b.wrappers[m] = f
+			b.pass.ExportObjectFact(m, f)
+		}
 	}
 }
 

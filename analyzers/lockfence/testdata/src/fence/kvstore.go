@@ -56,3 +56,16 @@ func touchSession(ctx context.Context, user string) error {
 	defer lock.Release(ctx)
 	return sessions.Touch(ctx, user, time.Hour)
 }
+
+var mfa *kvstore.MfaRepository
+
+// Near miss: a one-time code stored under the sign-in lock.
+func signIn(ctx context.Context, email string) error {
+	lock, err := rl.Obtain(ctx, "auth:"+email, 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	mfa.SetMfaOtpByEmail(ctx, email, "123456")
+	return nil
+}

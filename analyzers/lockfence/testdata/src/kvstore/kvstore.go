@@ -39,3 +39,11 @@ type SessionStore struct{ rdb *redis.Client }
 func (s *SessionStore) Touch(ctx context.Context, userID string, ttl time.Duration) error {
 	return s.rdb.Set(ctx, "sess:"+userID, 1, ttl).Err()
 }
+
+// MfaRepository keeps one-time codes for a few minutes: a credential
+// kept like a session, not state a lock protects.
+type MfaRepository struct{ rdb *redis.Client }
+
+func (r *MfaRepository) SetMfaOtpByEmail(ctx context.Context, email, otp string) {
+	r.rdb.Set(ctx, "mfa:otp:"+email, otp, 5*time.Minute)
+}
