@@ -153,8 +153,13 @@ func isNilReply(info *types.Info, e ast.Expr) bool {
 	if !ok {
 		return false
 	}
-	obj, ok := info.Uses[sel.Sel].(*types.Var)
-	if !ok || obj.Pkg() == nil || obj.Name() != "Nil" && obj.Name() != "ErrNil" {
+	obj := info.Uses[sel.Sel] // go-redis's Nil is a constant, redigo's ErrNil a variable
+	switch obj.(type) {
+	case *types.Var, *types.Const:
+	default:
+		return false
+	}
+	if obj.Pkg() == nil || obj.Name() != "Nil" && obj.Name() != "ErrNil" {
 		return false
 	}
 	path := obj.Pkg().Path()

@@ -9,7 +9,13 @@ import (
 
 const KeepTTL = -1
 
-var Nil = error(nil)
+// Nil is a constant, as in go-redis (const Nil = proto.Nil, a
+// proto.RedisError).
+const Nil = RedisError("redis: nil")
+
+type RedisError string
+
+func (e RedisError) Error() string { return string(e) }
 
 type Options struct{ Addr string }
 
