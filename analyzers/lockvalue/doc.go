@@ -11,7 +11,9 @@
 // NX (SET NX, SETNX, SetNX, SetArgs{Mode: "NX"}, rueidis Nx(), a Lua
 // script's SET NX of ARGV[1]) whose value is built only from
 //
-//   - constants: "1", 1, true, "locked";
+//   - constants: "1", 1, true, "locked", also one the acquire's Lua script
+//     writes itself (SETEX KEYS[1] 60 '1' once it saw the key free;
+//     reported at the script's call);
 //   - the lock key itself, or the id it is made of (orderID in
 //     "lock:order:"+orderID);
 //   - a timestamp: time.Now() and anything computed from it (Unix,

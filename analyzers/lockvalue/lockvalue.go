@@ -90,6 +90,20 @@ func run(pass *analysis.Pass) (any, error) {
 				viaHelper = append(viaHelper, acq)
 				continue
 			}
+			if konst, ok := scriptConst(acq); ok && !seen[acq.Call] {
+				// The script writes the lock's value itself: a literal
+				// every holder stores alike.
+				seen[acq.Call] = true
+				reported[acq] = true
+				diags = append(diags, &analysis.Diagnostic{
+					Pos: acq.Call.Pos(), End: acq.Call.End(),
+					Message: fmt.Sprintf("lock %s stores the constant %q, written by its Lua script, as its value, which cannot tell one holder from another: %s; "+
+						"pass a random token from safelock.NewToken() in ARGV and store that, and compare it when releasing and renewing",
+						acq.KeyText(), konst, consequence(kConst)),
+					Related: []analysis.RelatedInformation{{Pos: use.Pos(), End: use.Call.End(), Message: use.Command + " of the lock here"}},
+				})
+				continue
+			}
 			if incr && !seen[acq.Call] {
 				// A lock taken with INCR stores a count, not an owner.
 				seen[acq.Call] = true
@@ -565,4 +579,19 @@ func importsWeakSource(pkg *types.Package) bool {
 		}
 	}
 	return false
+}
+
+// scriptConst returns the literal a script acquire's own SET stores as the
+// lock's value (SETEX KEYS[1] 60 '1'), when it stores one.
+func scriptConst(acq *lifecycle.Op) (string, bool) {
+	cmd := acq.Cmd
+	if cmd == nil || acq.Via != nil || cmd.Script == nil || cmd.Name != "EVAL" && cmd.Name != "EVALSHA" {
+		return "", false
+	}
+	for i, k := range cmd.Keys {
+		if k == acq.KeyExpr {
+			return cmd.Script.CreateValueConst(i + 1)
+		}
+	}
+	return "", false
 }

@@ -25,6 +25,10 @@ type Effect struct {
 	// Checked is true when the call runs after the script compared the
 	// key's value with an ARGV value (or the command itself carries IFEQ).
 	Checked bool
+	// Const is the value a SET, SETEX, PSETEX or SETNX writes when it is
+	// a literal in the script ('1', 1), and HasConst says there is one.
+	Const    string
+	HasConst bool
 }
 
 // Script is the analysis of one Lua source text.
@@ -273,6 +277,9 @@ func Parse(src string) *Script {
 			case "SETEX", "PSETEX":
 				e.TTL = true
 			}
+			if v, ok := literalValue(toks, i, cmd, keyIndex); ok {
+				e.Const, e.HasConst = v, true
+			}
 			if h, ok := heldBy[key]; ok && key > 0 && h.where.covers(i) && (cmd == "SET" || cmd == "SETEX" || cmd == "PSETEX") && len(args) > 1 && slices.Contains(args[1:], h.value) {
 				e.NX = true // writes the held constant where the key does not hold it
 			}
@@ -520,4 +527,59 @@ func longBracket(s string) (int, bool) {
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// literalValue returns the value a SET, SETNX, SETEX or PSETEX call at
+// toks[i] writes when it is a string or number literal.
+func literalValue(toks []token, i int, cmd string, keyIndex func(int) (int, int, bool)) (string, bool) {
+	skip := 0 // arguments between the key and the value
+	switch cmd {
+	case "SET", "SETNX":
+	case "SETEX", "PSETEX":
+		skip = 1
+	default:
+		return "", false
+	}
+	j := i + 5 // redis . call ( 'cmd' ,
+	if j >= len(toks) || toks[j].text != "," {
+		return "", false
+	}
+	_, next, ok := keyIndex(j + 1)
+	if !ok {
+		return "", false
+	}
+	for ; skip > 0; skip-- {
+		if next+1 >= len(toks) || toks[next].text != "," {
+			return "", false
+		}
+		next += 2
+	}
+	if next+1 >= len(toks) || toks[next].text != "," {
+		return "", false
+	}
+	v := toks[next+1]
+	if v.kind != tString && v.kind != tNumber {
+		return "", false
+	}
+	if end := next + 2; end < len(toks) && toks[end].text != "," && toks[end].text != ")" {
+		return "", false // an expression ('a' .. ARGV[1]), not a literal
+	}
+	return v.text, true
+}
+
+// CreateValueConst returns the literal every write that creates the lock
+// at KEYS[key] stores (SETEX k 60 '1' after the script saw k free), when
+// there is one: a lock value that is the same for every holder.
+func (s *Script) CreateValueConst(key int) (string, bool) {
+	value, found := "", false
+	for _, e := range s.Effects {
+		if e.Key != key || !isCreate(e) {
+			continue
+		}
+		if !e.HasConst || found && e.Const != value {
+			return "", false
+		}
+		value, found = e.Const, true
+	}
+	return value, found
 }

@@ -82,3 +82,23 @@ func TestParse(t *testing.T) {
 		})
 	}
 }
+
+func TestCreateValueConst(t *testing.T) {
+	tests := []struct {
+		src   string
+		value string
+		ok    bool
+	}{
+		{"local val = redis.call('GET', KEYS[1])\nif val == '1' then\n return 1\nend\nredis.call('SETEX', KEYS[1], 60, '1')\nreturn 0", "1", true},
+		{"return redis.call('SET', KEYS[1], 'locked', 'NX', 'PX', ARGV[1])", "locked", true},
+		{"return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])", "", false},
+		{"return redis.call('SET', KEYS[1], 'owner:' .. ARGV[1], 'NX', 'PX', ARGV[2])", "", false},
+		{"return redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])", "", false}, // no NX: no acquire
+	}
+	for _, tt := range tests {
+		v, ok := Parse(tt.src).CreateValueConst(1)
+		if v != tt.value || ok != tt.ok {
+			t.Errorf("CreateValueConst(%q) = %q, %v; want %q, %v", tt.src, v, ok, tt.value, tt.ok)
+		}
+	}
+}
