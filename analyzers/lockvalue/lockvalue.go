@@ -90,31 +90,28 @@ func run(pass *analysis.Pass) (any, error) {
 				viaHelper = append(viaHelper, acq)
 				continue
 			}
-			if konst, ok := scriptConst(acq); ok && !seen[acq.Call] {
-				// The script writes the lock's value itself: a literal
-				// every holder stores alike.
-				seen[acq.Call] = true
-				reported[acq] = true
-				diags = append(diags, &analysis.Diagnostic{
-					Pos: acq.Call.Pos(), End: acq.Call.End(),
-					Message: fmt.Sprintf("lock %s stores the constant %q, written by its Lua script, as its value, which cannot tell one holder from another: %s; "+
-						"pass a random token from safelock.NewToken() in ARGV and store that, and compare it when releasing and renewing",
-						acq.KeyText(), konst, consequence(kConst)),
-					Related: []analysis.RelatedInformation{{Pos: use.Pos(), End: use.Call.End(), Message: use.Command + " of the lock here"}},
-				})
-				continue
+			// A value the acquire command makes itself, with no Go
+			// expression behind it: a count (INCR) or a literal its Lua
+			// script writes. Reported at the call.
+			var stores, instead string
+			if konst, ok := scriptConst(acq); ok {
+				stores = fmt.Sprintf("stores the constant %q, written by its Lua script, as its value", konst)
+				instead = "pass a random token from safelock.NewToken() in ARGV and store that"
+			} else if incr {
+				stores = "is taken with INCR, so its value is a counter"
+				instead = "take it with SET NX and a random token from safelock.NewToken()"
 			}
-			if incr && !seen[acq.Call] {
-				// A lock taken with INCR stores a count, not an owner.
-				seen[acq.Call] = true
-				reported[acq] = true
-				diags = append(diags, &analysis.Diagnostic{
-					Pos: acq.Call.Pos(), End: acq.Call.End(),
-					Message: fmt.Sprintf("lock %s is taken with INCR, so its value is a counter, which cannot tell one holder from another: %s; "+
-						"take it with SET NX and a random token from safelock.NewToken(), and compare it when releasing and renewing",
-						acq.KeyText(), consequence(kConst)),
-					Related: []analysis.RelatedInformation{{Pos: use.Pos(), End: use.Call.End(), Message: use.Command + " of the lock here"}},
-				})
+			if stores != "" {
+				if !seen[acq.Call] {
+					seen[acq.Call] = true
+					reported[acq] = true
+					diags = append(diags, &analysis.Diagnostic{
+						Pos: acq.Call.Pos(), End: acq.Call.End(),
+						Message: fmt.Sprintf("lock %s %s, which cannot tell one holder from another: %s; %s, and compare it when releasing and renewing",
+							acq.KeyText(), stores, consequence(kConst), instead),
+						Related: []analysis.RelatedInformation{{Pos: use.Pos(), End: use.Call.End(), Message: use.Command + " of the lock here"}},
+					})
+				}
 				continue
 			}
 			v := valueOf(pass, acq)
