@@ -6,7 +6,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -392,11 +391,7 @@ func namedAcquire(info *types.Info, call *ast.CallExpr) string {
 		!isBoolType(sig.Results().At(0).Type()) || !types.Identical(sig.Results().At(1).Type(), types.Universe.Lookup("error").Type()) {
 		return ""
 	}
-	name := strings.ToLower(fn.Name())
-	if strings.Contains(name, "unlock") || strings.Contains(name, "release") || strings.Contains(name, "is") && strings.Contains(name, "locked") {
-		return ""
-	}
-	if !strings.Contains(name, "lock") && !strings.Contains(name, "acquire") && !strings.Contains(name, "obtain") {
+	if !namedAsAcquire(fn.Name()) {
 		return ""
 	}
 	return fn.Name()

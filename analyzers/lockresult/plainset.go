@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -70,13 +71,39 @@ func sameField(a, b keyexpr.Key) bool {
 var fieldKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$`)
 
 // namedAsAcquire reports whether a function's name says it takes a lock
-// (Acquire, TryLock, Lock, Obtain), not that it reads or gives one back.
+// (Acquire, TryLock, Lock, Obtain, GetLock), not that it reads or gives
+// one back (Unlock, Release, IsLocked), nor a word that merely contains
+// "lock" (Block, Clock).
 func namedAsAcquire(name string) bool {
-	n := strings.ToLower(name)
-	if strings.Contains(n, "unlock") || strings.Contains(n, "release") || strings.HasPrefix(n, "is") || strings.Contains(n, "locked") {
-		return false
+	takes := false
+	for _, w := range camelWords(name) {
+		switch w {
+		case "unlock", "release", "locked", "is":
+			return false
+		case "lock", "acquire", "obtain", "trylock":
+			takes = true
+		}
 	}
-	return strings.Contains(n, "acquire") || strings.Contains(n, "lock") || strings.Contains(n, "obtain")
+	return takes
+}
+
+// camelWords splits an identifier into its lower-case words
+// (tryAcquireLock: try, acquire, lock; TTLLock: ttl, lock; try_lock).
+func camelWords(name string) []string {
+	var words []string
+	start := 0
+	rs := []rune(name)
+	for i := 1; i <= len(rs); i++ {
+		boundary := i == len(rs) || rs[i] == '_' ||
+			unicode.IsUpper(rs[i]) && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]))
+		if boundary {
+			if w := strings.Trim(string(rs[start:i]), "_"); w != "" {
+				words = append(words, strings.ToLower(w))
+			}
+			start = i
+		}
+	}
+	return words
 }
 
 func hasBoolResult(fn *types.Func) bool {
