@@ -2,6 +2,7 @@ package redismodel
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 )
@@ -100,6 +101,11 @@ func (p *parser) goRedis(call *ast.CallExpr, fn *types.Func) *Command {
 			return nil
 		}
 		p.rawArgs(cmd, word, args[1:], spread)
+	case "XAdd":
+		// XAdd(ctx, &redis.XAddArgs{Stream: key, ...})
+		cmd.Name = "XADD"
+		cmd.Keys = nonNil(p.fieldOf(arg(0), "Stream"))
+		cmd.Partial = cmd.Keys == nil
 	case "Watch":
 		// Watch(ctx, fn, keys...) (v6/v7: Watch(fn, keys...))
 		cmd.Name = "WATCH"
@@ -148,7 +154,7 @@ func keyFirst(cmd *Command, args []ast.Expr, spread bool) *Command {
 		return nil
 	}
 	switch params.At(first).Name() {
-	case "key":
+	case "key", "stream": // XAck(ctx, stream, group, ids...), XDel(ctx, stream, ids...)
 		cmd.Keys = nonNil(argAt(args, 0))
 	case "keys":
 		cmd.Keys = knownArgs(args, spread)
@@ -158,6 +164,26 @@ func keyFirst(cmd *Command, args []ast.Expr, spread bool) *Command {
 	}
 	cmd.Name = strings.ToUpper(cmd.Method.Name())
 	return cmd
+}
+
+// fieldOf returns the value of field in an options literal (&T{F: v} or
+// T{F: v}), or nil when e is not such a literal or does not set it.
+func (p *parser) fieldOf(e ast.Expr, field string) ast.Expr {
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = u.X
+	}
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok {
+		return nil
+	}
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == field {
+				return kv.Value
+			}
+		}
+	}
+	return nil
 }
 
 // setTTL records a go-redis expiration argument: a time.Duration where 0

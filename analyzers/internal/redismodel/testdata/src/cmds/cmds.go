@@ -10,7 +10,7 @@ import (
 	"github.com/redis/rueidis"
 )
 
-func goredis(ctx context.Context, rdb redis.UniversalClient, k, v string, d time.Duration) {
+func goredis(ctx context.Context, rdb redis.UniversalClient, k, v string, d time.Duration, xargs *redis.XAddArgs) {
 	rdb.SetNX(ctx, k, v, 0)                                                // want `^go-redis SET key=k value=v NX ttl=0/duration noexpiry$`
 	rdb.SetNX(ctx, k, v, d)                                                // want `^go-redis SET key=k value=v NX ttl=d/duration$`
 	rdb.SetNX(ctx, k, v, redis.KeepTTL)                                    // want `^go-redis SET key=k value=v NX KEEPTTL noexpiry$`
@@ -23,6 +23,9 @@ func goredis(ctx context.Context, rdb redis.UniversalClient, k, v string, d time
 	rdb.Expire(ctx, k, d)                                                   // want `^go-redis EXPIRE key=k ttl=d/duration$`
 	rdb.PExpire(ctx, k, d)                                                  // want `^go-redis PEXPIRE key=k ttl=d/duration$`
 	rdb.ExpireAt(ctx, k, time.Now())                                        // want `^go-redis EXPIREAT key=k ttl=time.Now\(\)/time$`
+	rdb.XAdd(ctx, &redis.XAddArgs{Stream: k, Values: v}) // want `^go-redis XADD key=k$`
+	rdb.XAdd(ctx, xargs) // want `^go-redis XADD partial$`
+	rdb.XAck(ctx, k, "group", v) // want `^go-redis XACK key=k$`
 	rdb.Del(ctx, k, "other")                                                // want `^go-redis DEL key=k key="other"$`
 	rdb.DelExArgs(ctx, k, redis.DelExArgs{Mode: "IFEQ", MatchValue: v})     // want `^go-redis DELEX key=k IFEQ$`
 	rdb.Incr(ctx, k)                                                        // want `^go-redis INCR key=k$`

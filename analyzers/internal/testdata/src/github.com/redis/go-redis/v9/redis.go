@@ -89,6 +89,8 @@ type Cmdable interface {
 	PExpire(ctx context.Context, key string, expiration time.Duration) *BoolCmd
 	ExpireAt(ctx context.Context, key string, tm time.Time) *BoolCmd
 	Incr(ctx context.Context, key string) *IntCmd
+	XAdd(ctx context.Context, a *XAddArgs) *StringCmd
+	XAck(ctx context.Context, stream, group string, ids ...string) *IntCmd
 	TxPipelined(ctx context.Context, fn func(Pipeliner) error) ([]Cmder, error)
 	Pipelined(ctx context.Context, fn func(Pipeliner) error) ([]Cmder, error)
 	TxPipeline() Pipeliner
@@ -142,6 +144,20 @@ func (c cmdable) PExpire(ctx context.Context, key string, expiration time.Durati
 }
 func (c cmdable) ExpireAt(ctx context.Context, key string, tm time.Time) *BoolCmd { return &BoolCmd{} }
 func (c cmdable) Incr(ctx context.Context, key string) *IntCmd                    { return &IntCmd{} }
+
+// XAddArgs are XADD's arguments, as in go-redis.
+type XAddArgs struct {
+	Stream string
+	MaxLen int64
+	ID     string
+	Values interface{}
+}
+
+func (c cmdable) XAdd(ctx context.Context, a *XAddArgs) *StringCmd { return &StringCmd{} }
+func (c cmdable) XAck(ctx context.Context, stream, group string, ids ...string) *IntCmd {
+	return &IntCmd{}
+}
+func (c cmdable) XDel(ctx context.Context, stream string, ids ...string) *IntCmd { return &IntCmd{} }
 
 // Z is a sorted-set member.
 type Z struct {
