@@ -29,6 +29,8 @@ type Effect struct {
 	// a literal in the script ('1', 1), and HasConst says there is one.
 	Const    string
 	HasConst bool
+
+	at int // token index of the call
 }
 
 // Script is the analysis of one Lua source text.
@@ -38,6 +40,14 @@ type Script struct {
 	// Compares is true when the script compares a value it read from
 	// Redis with an argument.
 	Compares bool
+
+	returns []reply // return statements with a literal value, in order
+}
+
+// reply is a "return <literal>" at token index at.
+type reply struct {
+	at    int
+	value string
 }
 
 // Deletes reports whether the script deletes KEYS[key] (or an unknown
@@ -249,8 +259,11 @@ func Parse(src string) *Script {
 				}
 			}
 		}
+		if t.text == "return" && t.kind == tIdent && i+1 < len(toks) && toks[i+1].kind == tNumber {
+			s.returns = append(s.returns, reply{i, toks[i+1].text})
+		}
 		if cmd, key, ok := callAt(toks, i, keyIndex); ok {
-			e := Effect{Command: cmd, Key: key, Checked: compared}
+			e := Effect{Command: cmd, Key: key, Checked: compared, at: i}
 			args := callArgs(toks, i)
 			for _, a := range args {
 				switch strings.ToUpper(a) {
@@ -565,6 +578,43 @@ func literalValue(toks []token, i int, cmd string, keyIndex func(int) (int, int,
 		return "", false // an expression ('a' .. ARGV[1]), not a literal
 	}
 	return v.text, true
+}
+
+// AcquireReplies returns the number the script returns when it takes the
+// lock at KEYS[key] and the one it returns when the key is held, when
+// both are plain: every return before the create gives refused (the
+// script saw the lock held and left), the first return after it gives
+// acquired, and the two differ. A script that returns 0 for "acquired"
+// (local v = GET k; if v == '1' then return 1 end; SETEX k 60 '1';
+// return 0) is read the other way round from one returning 1.
+func (s *Script) AcquireReplies(key int) (acquired, refused string, ok bool) {
+	create := -1
+	for _, e := range s.Effects {
+		if e.Key == key && isCreate(e) {
+			if create >= 0 {
+				return "", "", false // two ways to take it
+			}
+			create = e.at
+		}
+	}
+	if create < 0 {
+		return "", "", false
+	}
+	for _, r := range s.returns {
+		switch {
+		case r.at < create:
+			if refused != "" && r.value != refused {
+				return "", "", false
+			}
+			refused = r.value
+		case acquired == "":
+			acquired = r.value
+		}
+	}
+	if acquired == "" || refused == "" || acquired == refused {
+		return "", "", false
+	}
+	return acquired, refused, true
 }
 
 // CreateValueConst returns the literal every write that creates the lock

@@ -25,3 +25,23 @@ func TestSetValueArg(t *testing.T) {
 		}
 	}
 }
+
+func TestAcquireReplies(t *testing.T) {
+	for _, tc := range []struct {
+		src               string
+		acquired, refused string // "" when not known
+	}{
+		// Inverted: 0 when it took the lock, 1 when held.
+		{"local v = redis.call('GET', KEYS[1])\nif v == '1' then\n return 1\nend\nredis.call('SETEX', KEYS[1], 60, '1')\nreturn 0", "0", "1"},
+		{"if redis.call('exists', KEYS[1]) == 0 then\n redis.call('hset', KEYS[1], ARGV[1], 1)\n return 1\nend\nreturn 0", "", ""}, // refusal after the create
+		{"if redis.call('GET', KEYS[1]) then return 0 end\nredis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])\nreturn 1", "1", "0"},
+		{"return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])", "", ""},                                      // the SET's own reply
+		{"if redis.call('GET', KEYS[1]) then return 2 end\nredis.call('SET', KEYS[1], ARGV[1], 'NX')\nreturn 2", "", ""}, // same either way
+		{"redis.call('SET', KEYS[2], ARGV[1], 'NX')\nreturn 0", "", ""},                                                  // no refusal seen
+	} {
+		a, r, ok := Parse(tc.src).AcquireReplies(1)
+		if ok != (tc.acquired != "") || a != tc.acquired || r != tc.refused {
+			t.Errorf("AcquireReplies(1) of %q = %q, %q, %v; want %q, %q", tc.src, a, r, ok, tc.acquired, tc.refused)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
@@ -25,6 +26,9 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 		return
 	}
 	r := b.results(lk.Acquire, fn)
+	if lk.Op != nil && lk.Op.Cmd != nil {
+		r.acquired, r.refused = scriptReplies(lk.Op.Cmd)
+	}
 	s := b.newSection(lk, fn, fd)
 	s.Releases, s.Deferred = rels, deferred
 	s.handOver(all)
@@ -308,6 +312,24 @@ type results struct {
 	// until is where a result variable is first assigned again; later
 	// conditions on it test something else.
 	until token.Pos
+	// acquired and refused are a Lua acquire's own replies (see
+	// luascript.Script.AcquireReplies), "" when not known: then 1 means
+	// acquired and 0 held, as SETNX answers.
+	acquired, refused string
+}
+
+// scriptReplies returns what a script acquire returns when it takes the
+// lock and when the key is held, or "", "".
+func scriptReplies(cmd *redismodel.Command) (acquired, refused string) {
+	if cmd.Script == nil {
+		return "", ""
+	}
+	for k := 1; k <= max(len(cmd.Keys), 1); k++ {
+		if a, r, ok := cmd.Script.AcquireReplies(k); ok {
+			return a, r
+		}
+	}
+	return "", ""
 }
 
 func (b *builder) results(acq *ast.CallExpr, fn ast.Node) *results {
@@ -483,6 +505,15 @@ func (r *results) equals(x, y ast.Expr) int {
 			}
 			return failIfTrue
 		case constant.Int:
+			if r.acquired != "" {
+				switch ty.Value.ExactString() {
+				case r.acquired:
+					return failIfFalse
+				case r.refused:
+					return failIfTrue
+				}
+				return 0
+			}
 			switch v, _ := constant.Int64Val(ty.Value); v {
 			case 1:
 				return failIfFalse
@@ -498,10 +529,28 @@ func (r *results) equals(x, y ast.Expr) int {
 
 func (r *results) isResult(e ast.Expr) bool {
 	e = ast.Unparen(e)
-	if id, ok := e.(*ast.Ident); ok {
-		return r.vars[r.info.Uses[id]]
+	switch e := e.(type) {
+	case *ast.Ident:
+		return r.vars[r.info.Uses[e]]
+	case *ast.TypeAssertExpr:
+		return e.Type != nil && r.isResult(e.X) // reply.(int64)
+	case *ast.CallExpr:
+		// int64(reply), cast.ToInt64(reply): the same number.
+		if len(e.Args) == 1 && !r.chain[e] && r.isResult(e.Args[0]) && isConversion(r.info, e) {
+			return true
+		}
 	}
 	return r.chain[e]
+}
+
+// isConversion reports whether call converts its argument to a number or
+// string: a type conversion, or a spf13/cast To* function.
+func isConversion(info *types.Info, call *ast.CallExpr) bool {
+	if tv, ok := info.Types[call.Fun]; ok && tv.IsType() {
+		return true
+	}
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == "github.com/spf13/cast" && strings.HasPrefix(fn.Name(), "To")
 }
 
 func isBool(t types.Type) bool {
