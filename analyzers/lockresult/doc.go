@@ -112,6 +112,15 @@
 // Cmd.Bool() or Int() is misread: "OK" parses as neither, so a
 // successful acquire comes back as an error.
 //
+// A lock script that answers 0 when it takes the lock and another number
+// when the key is held (local v = GET k; if v == '1' then return 1 end;
+// SETEX k 60 '1'; return 0) and whose error is dropped (go-redis Val(),
+// or n, _ := ...Int()) fails open: on a Redis error the reply reads as
+// nil or 0, the script's "acquired". A script that answers 1 for
+// "acquired" fails closed when its error is dropped and is left alone, as
+// is a reply read with a single-value type assertion (v.(int64) panics
+// on the nil reply).
+//
 // An acquire's raw reply kept as an interface{} (go-redis Cmd.Result()
 // or Val() of a script or Do, redigo's Do) and tested for a refusal with
 // an int constant (if f == 0 { return false }) is misread: Redis integers

@@ -26,6 +26,7 @@ func (r *runner) misreads(fd *ast.FuncDecl) {
 	r.getsetSelfCompare(fd)
 	r.mistypedReply(fd)
 	r.plainSetAcquire(fd)
+	r.zeroReplyDropped(fd)
 }
 
 // failOpen reports acquire wrappers that answer "acquired" when the
