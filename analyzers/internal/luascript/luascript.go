@@ -210,15 +210,18 @@ func Parse(src string) *Script {
 	heldBy := map[int]held{}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		// local name = KEYS[n] | ARGV[n] | redis.call('get', KEYS[n])
-		if t.text == "local" && i+3 < len(toks) && toks[i+1].kind == tIdent && toks[i+2].text == "=" {
-			name := toks[i+1].text
-			if n, _, ok := keyIndex(i + 3); ok && toks[i+3].text == "KEYS" {
-				keyAlias[name] = n
-			} else if toks[i+3].text == "ARGV" {
-				argAlias[name] = true
-			} else if cmd, n, ok := callAt(toks, i+3, keyIndex); ok && (cmd == "GET" || cmd == "HGET") && n > 0 {
-				getAlias[name] = n
+		// local name = KEYS[n] | ARGV[n] | redis.call('get', KEYS[n]),
+		// also in a list: local key, token = KEYS[1], ARGV[1]
+		if t.text == "local" {
+			for _, b := range localBindings(toks, i) {
+				name, at := b.name, b.at
+				if n, _, ok := keyIndex(at); ok && toks[at].text == "KEYS" {
+					keyAlias[name] = n
+				} else if toks[at].text == "ARGV" {
+					argAlias[name] = true
+				} else if cmd, n, ok := callAt(toks, at, keyIndex); ok && (cmd == "GET" || cmd == "HGET") && n > 0 {
+					getAlias[name] = n
+				}
 			}
 		}
 		// v == false (or v ~= false then return, or not v) after local v =
@@ -308,6 +311,54 @@ func Parse(src string) *Script {
 		}
 	}
 	return s
+}
+
+// binding is a name a local statement declares and the index of the
+// first token of the value it is given.
+type binding struct {
+	name string
+	at   int
+}
+
+// localBindings reads "local a, b = x, y" at toks[i]: each name with the
+// start of its value (values past the last comma are left out, as are
+// names without a value).
+func localBindings(toks []token, i int) []binding {
+	var names []string
+	j := i + 1
+	for ; j < len(toks) && toks[j].kind == tIdent; j += 2 {
+		names = append(names, toks[j].text)
+		if j+1 >= len(toks) || toks[j+1].text != "," {
+			j++
+			break
+		}
+	}
+	if len(names) == 0 || j >= len(toks) || toks[j].text != "=" {
+		return nil
+	}
+	out := []binding{{names[0], j + 1}}
+	depth := 0
+	for k := j + 1; k < len(toks) && len(out) < len(names); k++ {
+		switch toks[k].text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		case ",":
+			if depth == 0 {
+				out = append(out, binding{names[len(out)], k + 1})
+			}
+		}
+		if depth < 0 {
+			break
+		}
+	}
+	for _, b := range out {
+		if b.at >= len(toks) {
+			return nil
+		}
+	}
+	return out
 }
 
 // span is a range of token indices, [from, to).
