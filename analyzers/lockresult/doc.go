@@ -126,8 +126,11 @@
 // an int constant (if f == 0 { return false }) is misread: Redis integers
 // arrive as int64, and an int64 in an interface never equals an int, so
 // the test is never true and a reentrant lock script's "held by another"
-// reply reads as a grant. A dead test for success only fails closed and
-// is left alone.
+// reply reads as a grant. The same holds for a test for a grant with !=
+// whose branch leaves as a success (if res != 0 { break } out of a retry
+// loop, or return true): it is always true. A dead test for success, or
+// an always-true test whose branch leaves as a failure, only fails closed
+// and is left alone.
 //
 // The takeover of an expired timestamp lock with GETSET (or SET ... GET)
 // whose reply — the previous value — is compared with the value just

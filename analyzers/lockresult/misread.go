@@ -159,16 +159,23 @@ func (r *runner) mistypedReply(fd *ast.FuncDecl) {
 				return false
 			}
 			be, _ := parent[x].(*ast.BinaryExpr)
-			return be != nil && be.Op == token.EQL && refusalTest(info, parent, be)
+			// if f == 0 { return false }: never true. if res != 0 { break }
+			// (out of the retry loop, into the work): always true.
+			return be != nil && (be.Op == token.EQL && refusalTest(info, parent, be) ||
+				be.Op == token.NEQ && isZero(info, y) && successExit(info, parent, be))
 		})
 		if at == nil {
 			continue
 		}
+		what := "this test for a refusal is never true"
+		if at.Op == token.NEQ {
+			what = "this test for a grant is always true"
+		}
 		r.pass.Report(analysis.Diagnostic{
 			Pos: c.Call.Pos(), End: c.Call.End(),
 			Message: fmt.Sprintf("the reply of this acquire is an interface{} holding an int64, but %s compares it with an int: "+
-				"an int64 in an interface never equals an int, so this test for a refusal is never true and a refused acquire "+
-				"reads as a grant; read the reply as a number (Int64(), redis.Int64) or compare with int64(...)", fixes.Source(r.pass, at)),
+				"an int64 in an interface never equals an int, so %s and a refused acquire "+
+				"reads as a grant; read the reply as a number (Int64(), redis.Int64) or compare with int64(...)", fixes.Source(r.pass, at), what),
 			Related: []analysis.RelatedInformation{{Pos: at.Pos(), End: at.End(), Message: "compared here"}},
 		})
 	}
@@ -207,6 +214,44 @@ func refusalTest(info *types.Info, parent map[ast.Node]ast.Node, be *ast.BinaryE
 		}
 		return false
 	}
+}
+
+// successExit reports whether the comparison be is an if condition (or
+// one side of its &&) whose branch leaves as a success: a break out of
+// the retry loop, or a return of true.
+func successExit(info *types.Info, parent map[ast.Node]ast.Node, be *ast.BinaryExpr) bool {
+	var n ast.Node = be
+	for {
+		p := parent[n]
+		if and, ok := p.(*ast.BinaryExpr); ok && and.Op == token.LAND {
+			n = and
+			continue
+		}
+		if pe, ok := p.(*ast.ParenExpr); ok {
+			n = pe
+			continue
+		}
+		ifs, ok := p.(*ast.IfStmt)
+		if !ok || ifs.Cond != n || len(ifs.Body.List) == 0 {
+			return false
+		}
+		switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
+		case *ast.BranchStmt:
+			return last.Tok == token.BREAK && last.Label == nil
+		case *ast.ReturnStmt:
+			if len(last.Results) == 0 {
+				return false
+			}
+			tv, ok := info.Types[last.Results[0]]
+			return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value)
+		}
+		return false
+	}
+}
+
+func isZero(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Int && constant.Sign(tv.Value) == 0
 }
 
 // failureValue reports whether a returned value says "not acquired":

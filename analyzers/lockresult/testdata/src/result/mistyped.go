@@ -2,6 +2,7 @@ package result
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	redigo "github.com/gomodule/redigo/redis"
@@ -111,4 +112,46 @@ func tryHashLockSha(ctx context.Context, key, token string) (bool, error) {
 		return false, err
 	}
 	return true, nil
+}
+
+// res != 0 is always true: the retry loop leaves at the first attempt,
+// held or not, and the caller goes on as the holder.
+func spinLock(conn redigo.Conn, key string) error {
+	for {
+		res, err := conn.Do("SETNX", "lock:"+key, "locking") // want `the reply of this acquire is an interface\{\} holding an int64, but res != 0 compares it with an int: an int64 in an interface never equals an int, so this test for a grant is always true`
+		if err != nil {
+			return err
+		}
+		if res != 0 {
+			break
+		}
+	}
+	return nil
+}
+
+// Near miss: res != int64(0) compares with an int64, and works.
+func spinLockTyped(conn redigo.Conn, key string) error {
+	for {
+		res, err := conn.Do("SETNX", "lock:"+key, "locking")
+		if err != nil {
+			return err
+		}
+		if res != int64(0) {
+			break
+		}
+	}
+	return nil
+}
+
+// Near miss: an always-true test whose branch leaves as a failure only
+// fails closed.
+func spinGiveUp(conn redigo.Conn, key string) error {
+	res, err := conn.Do("SETNX", "lock:"+key, "locking")
+	if err != nil {
+		return err
+	}
+	if res != 0 {
+		return errors.New("busy")
+	}
+	return nil
 }
