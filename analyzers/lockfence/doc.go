@@ -96,7 +96,9 @@
 //     code moved out, and is reported at its write, the call as related
 //     information; so are such helpers it calls in turn (a leader's tick
 //     calls processDueJobs, which calls runJob, each once: the report is
-//     at runJob's UPDATE). The section's own writes are reported before a
+//     at runJob's UPDATE); when such a helper writes through another
+//     package (a repository method, also inside the callback it passes
+//     to a transaction wrapper), the report is at that call. The section's own writes are reported before a
 //     helper's. A fence passed to the parameter that reaches the
 //     write fences it. SQL wrappers that
 //     take the statement as a parameter (exec(ctx, q, args...)) are read

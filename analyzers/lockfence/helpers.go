@@ -34,6 +34,7 @@ type redisHelpers struct {
 
 	pass   *analysis.Pass
 	res    *section.Result
+	stores *stores.Result
 	declOf map[*types.Func]*ast.FuncDecl
 	memo   map[memoKey][]*ast.CallExpr
 	calls  map[*types.Func]int // call sites per function of this package
@@ -44,8 +45,8 @@ type memoKey struct {
 	caches bool
 }
 
-func newRedisHelpers(pass *analysis.Pass, res *section.Result) *redisHelpers {
-	h := &redisHelpers{pass: pass, res: res, declOf: map[*types.Func]*ast.FuncDecl{}, memo: map[memoKey][]*ast.CallExpr{}}
+func newRedisHelpers(pass *analysis.Pass, res *section.Result, helpers *stores.Result) *redisHelpers {
+	h := &redisHelpers{pass: pass, res: res, stores: helpers, declOf: map[*types.Func]*ast.FuncDecl{}, memo: map[memoKey][]*ast.CallExpr{}}
 	h.calls = map[*types.Func]int{}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -250,13 +251,23 @@ func persistentSets(pass *analysis.Pass, res *section.Result, s *section.Section
 // (file:line) when the helper's summary names it, else the first. Helpers
 // of the same kind that it calls are its own code too (tick calls
 // processDueJobs calls runJob, each once: the report is at runJob's
-// UPDATE).
+// UPDATE). When site is further away (in a repository of another
+// package), the write is the helper's call that reaches it, also inside
+// a function it passes to a call that runs it (a transaction wrapper's
+// callback).
 func (h *redisHelpers) inlinedWrite(call *ast.CallExpr, site string) *stores.Write {
 	fd := h.inlinable(call)
 	if fd == nil {
 		return nil
 	}
 	return h.writeIn(fd, site, 0)
+}
+
+// local reports whether call goes to a function declared in this package
+// (whose code is followed, or is shared, as inlinable says).
+func (h *redisHelpers) local(call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(h.pass.TypesInfo, call).(*types.Func)
+	return fn != nil && h.declOf[fn.Origin()] != nil
 }
 
 // inlinable returns the declaration of the helper call goes to when it
@@ -280,14 +291,37 @@ func (h *redisHelpers) writeIn(fd *ast.FuncDecl, site string, depth int) *stores
 			cmds[c.Call] = c.Cmd
 		}
 	}
-	var first *stores.Write
+	// Callbacks passed to a call run as part of it, unless the call is
+	// started by go or defer.
+	callbacks := map[*ast.FuncLit]bool{}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if _, ok := n.(*ast.FuncLit); ok || first != nil {
+		switch n := n.(type) {
+		case *ast.GoStmt, *ast.DeferStmt:
+			return false
+		case *ast.CallExpr:
+			for _, a := range n.Args {
+				if lit, ok := a.(*ast.FuncLit); ok {
+					callbacks[lit] = true
+				}
+			}
+		}
+		return true
+	})
+	var first, reaching *stores.Write
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok && !callbacks[lit] || first != nil {
 			return false
 		}
 		c, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
+		}
+		if site != "" && reaching == nil && h.stores != nil && !h.local(c) {
+			for _, hw := range h.stores.Helper(h.pass.TypesInfo, c) {
+				if hw.Site() == site {
+					reaching = hw
+				}
+			}
 		}
 		if inner := h.inlinable(c); inner != nil && inner != fd && depth < 3 {
 			if w := h.writeIn(inner, site, depth+1); w != nil {
@@ -306,6 +340,9 @@ func (h *redisHelpers) writeIn(fd *ast.FuncDecl, site string, depth int) *stores
 		}
 		return first == nil
 	})
+	if first == nil {
+		return reaching
+	}
 	return first
 }
 

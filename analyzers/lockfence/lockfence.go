@@ -42,7 +42,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	done := map[string]bool{} // writes already judged (overlapping sections)
-	rh := newRedisHelpers(pass, res)
+	rh := newRedisHelpers(pass, res, helpers)
 	rh.guardsStore = storeLocks(pass, res, helpers)
 	for _, s := range res.Sections {
 		if lifecycle.IsTestFile(pass.Fset, s.Lock.Acquire.Pos()) || s.PeriodKey(pass.TypesInfo, res.Defs) {
