@@ -183,6 +183,9 @@
 // variable that holds it (cacheKey := "ocr:" + hash) or in its TTL's name
 // (s.ocrCacheTTL) (the mutex around a cache rebuild guards the database,
 // and the cached copy expires);
+// a SET/SETEX with a TTL of a constant to a key named as a record of work
+// done (processed:<id>, event:done:<id>): a deduplication mark, which a
+// stale holder's late write sets to the value it already has;
 // a Redis write whose key is made from a library lock's own token
 // (redsync Mutex.Value, redislock Lock.Token, safelock Lease.Token), in
 // the section or in the helper it is passed to: each holder writes under

@@ -2004,6 +2004,10 @@ func (l *Lock) RecordNamed() bool {
 	return slices.ContainsFunc(l.Acquires, recordNamed)
 }
 
+// NamedAsRecord reports whether text (a key) is named as a record of work
+// done or seen: processed, done, handled, idempotency, dedup, ...
+func NamedAsRecord(text string) bool { return containsAny(unqualified(text), dataWords) }
+
 func recordNamed(a *Op) bool {
 	key := unqualified(a.Key.String())
 	return containsAny(a.KeyText(), dataWords) || containsAny(key, dataWords) || containsAny(key, pendingWords) ||

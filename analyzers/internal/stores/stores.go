@@ -25,6 +25,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
 )
@@ -200,6 +201,26 @@ func cacheFill(info *types.Info, defs *keyexpr.Defs, cmd *redismodel.Command) bo
 	return named(cmd.Key()) || named(key) || named(cmd.TTL) || readThrough(info, cmd)
 }
 
+// doneMarker reports whether cmd sets a key named as a record of work
+// done (processed:<id>, event:done:<id>) to a constant with a TTL: a
+// deduplication mark that a stale holder's late write sets to the value
+// it already has.
+func doneMarker(info *types.Info, defs *keyexpr.Defs, cmd *redismodel.Command) bool {
+	switch cmd.Name {
+	case "SET", "SETEX", "PSETEX":
+	default:
+		return false
+	}
+	if !cmd.SetsExpiry() || cmd.Key() == nil || cmd.Value == nil || cmd.Opts.Get || cmd.Opts.XX {
+		return false
+	}
+	if tv, ok := info.Types[cmd.Value]; !ok || tv.Value == nil {
+		return false // not a constant
+	}
+	key := resolve(info, defs, cmd.Key())
+	return lifecycle.NamedAsRecord(types.ExprString(cmd.Key())) || lifecycle.NamedAsRecord(types.ExprString(key))
+}
+
 func redisWrite(info *types.Info, defs *keyexpr.Defs, cmd *redismodel.Command) *Write {
 	w := &Write{Kind: Redis, Call: cmd.Call, Cmd: cmd, What: "Redis " + cmd.Name}
 	switch {
@@ -207,6 +228,8 @@ func redisWrite(info *types.Info, defs *keyexpr.Defs, cmd *redismodel.Command) *
 		return nil // another lock, not a write of data
 	case cacheFill(info, defs, cmd):
 		return nil // a cache entry with a TTL: a stale fill expires, the store of record is elsewhere
+	case doneMarker(info, defs, cmd):
+		return nil // a constant "processed" mark: a late write sets what is already set
 	case redisWrites[cmd.Name]:
 	case (cmd.Name == "EVAL" || cmd.Name == "EVALSHA") && cmd.Script != nil && !cmd.Partial:
 		if !scriptWrites(cmd) {
