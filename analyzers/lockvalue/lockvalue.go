@@ -363,11 +363,33 @@ func allDiscarded(pass *analysis.Pass, l *lifecycle.Lock) bool {
 // not renew a lock.
 func besideAcquire(l *lifecycle.Lock, op *lifecycle.Op) bool {
 	for _, acq := range l.Acquires {
-		if acq.In.Decl == op.In.Decl && acq.In.Lit == op.In.Lit && acq.In.InGo == op.In.InGo {
+		if acq.In.Decl == op.In.Decl && acq.In.Lit == op.In.Lit && acq.In.InGo == op.In.InGo && !otherBranch(acq.In.Decl, acq.Call, op.Call) {
 			return true
 		}
 	}
 	return false
+}
+
+// otherBranch reports whether a and b sit in the two branches of one if
+// statement of fd (if renewal { EXPIRE } else { SET NX }): the EXPIRE
+// renews a lock taken by another call, it does not follow this acquire.
+func otherBranch(fd *ast.FuncDecl, a, b ast.Node) bool {
+	if fd == nil || fd.Body == nil {
+		return false
+	}
+	in := func(n, root ast.Node) bool { return root != nil && root.Pos() <= n.Pos() && n.End() <= root.End() }
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok || found {
+			return !found
+		}
+		if ifs.Else != nil && (in(a, ifs.Body) && in(b, ifs.Else) || in(b, ifs.Body) && in(a, ifs.Else)) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // describe names the weak sources of a value.

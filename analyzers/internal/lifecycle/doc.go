@@ -167,6 +167,9 @@
 // caller's script says what the EVAL does to the key). [ScriptFact]
 // carries Lua text of package-level script variables across packages;
 // [ClientFact] marks interfaces declared with //locklint:client go-redis;
+// [RawWrapperFact] marks functions that forward their command name and
+// arguments to redigo (a client library's Manager.Do(cmd, args...)), so
+// their callers' calls read as the commands they send;
 // [PackageFact] marks packages that use Redis.
 //
 // An INCR whose reply is compared with 1 and nothing else (if n > 1 {

@@ -115,3 +115,12 @@ type ClientFact struct{}
 func (*ClientFact) AFact() {}
 
 func (*ClientFact) String() string { return "go-redis client" }
+
+// RawWrapperFact marks a function that forwards its command name and
+// arguments to redigo (func (m *Manager) Do(cmd string, args ...any)):
+// its calls in importing packages are read as the commands they send.
+type RawWrapperFact struct{}
+
+func (*RawWrapperFact) AFact() {}
+
+func (*RawWrapperFact) String() string { return "raw redigo wrapper" }

@@ -38,7 +38,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:              run,
 	RunDespiteErrors: true,
 	ResultType:       reflect.TypeFor[*Result](),
-	FactTypes:        []analysis.Fact{new(FuncFact), new(ScriptFact), new(PackageFact), new(ClientFact)},
+	FactTypes:        []analysis.Fact{new(FuncFact), new(ScriptFact), new(PackageFact), new(ClientFact), new(RawWrapperFact)},
 }
 
 // OpKind is what an operation does to a key.
@@ -301,11 +301,17 @@ func run(pass *analysis.Pass) (any, error) {
 	for tn := range redismodel.ClientInterfaces(pass) {
 		pass.ExportObjectFact(tn, new(ClientFact))
 	}
+	for fn := range redismodel.RawWrappers(pass) {
+		if fn.Exported() {
+			pass.ExportObjectFact(fn, new(RawWrapperFact))
+		}
+	}
 
 	b := newBuilder(pass)
 	res.Env = b.env
 	importedClient := func(tn *types.TypeName) bool { return pass.ImportObjectFact(tn, new(ClientFact)) }
-	redismodel.Scan(pass, redismodel.ScanOptions{Defs: b.defs, ImportedScript: b.importedScript, ImportedClient: importedClient}, func(c redismodel.Call) {
+	importedRaw := func(fn *types.Func) bool { return pass.ImportObjectFact(fn, new(RawWrapperFact)) }
+	redismodel.Scan(pass, redismodel.ScanOptions{Defs: b.defs, ImportedScript: b.importedScript, ImportedClient: importedClient, ImportedRaw: importedRaw}, func(c redismodel.Call) {
 		if c.In.Decl != nil {
 			b.calls[c.In.Decl] = append(b.calls[c.In.Decl], c)
 		}

@@ -4,7 +4,10 @@ import (
 	"go/ast"
 	"go/types"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 )
 
 // rawWrappers finds the package's own functions that send any command
@@ -58,6 +61,23 @@ func (p *parser) rawWrappers() map[*types.Func]bool {
 		}
 	}
 	return p.raw
+}
+
+// isRaw reports whether fn is a raw command wrapper: of this package
+// (rawWrappers), or of another one (a fact; a client library such as
+// github.com/sk-pkg/redis whose Manager.Do forwards to redigo).
+func (p *parser) isRaw(fn *types.Func) bool {
+	if fn.Pkg() == p.pass.Pkg {
+		return p.rawWrappers()[fn]
+	}
+	return p.importedRaw != nil && p.importedRaw(fn)
+}
+
+// RawWrappers returns the functions of the pass's package that forward
+// their command name and arguments to redigo's Do or Send, for a fact
+// that lets importers read their calls as commands.
+func RawWrappers(pass *analysis.Pass) map[*types.Func]bool {
+	return newParser(pass, keyexpr.NewDefs(pass.TypesInfo, pass.Files), nil).rawWrappers()
 }
 
 // rawParams returns the command-name parameter and the variadic

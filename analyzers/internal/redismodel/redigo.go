@@ -61,7 +61,7 @@ func (p *parser) redigo(call *ast.CallExpr, fn *types.Func) *Command {
 	switch fn.Name() {
 	case "Do", "Send", "DoContext", "DoWithTimeout":
 	default:
-		if !p.raw[fn] { // a wrapper of this package forwarding to Do
+		if !p.isRaw(fn) { // a wrapper forwarding to Do
 			return nil
 		}
 	}

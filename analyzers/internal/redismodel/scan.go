@@ -54,6 +54,10 @@ type ScanOptions struct {
 	// ImportedClient reports whether an interface of another package is
 	// marked with ClientDirective (from a fact). May be nil.
 	ImportedClient func(*types.TypeName) bool
+	// ImportedRaw reports whether a function of another package forwards
+	// its command name and arguments to redigo (from a fact, see
+	// RawWrappers). May be nil.
+	ImportedRaw func(*types.Func) bool
 }
 
 // ImportsClient reports whether pkg imports a supported Redis client
@@ -82,6 +86,7 @@ func Scan(pass *analysis.Pass, opts ScanOptions, visit func(Call)) {
 	}
 	p := newParser(pass, defs, opts.ImportedScript)
 	p.importedClient = opts.ImportedClient
+	p.importedRaw = opts.ImportedRaw
 	for _, f := range pass.Files {
 		s := &scanner{p: p, visit: visit, roles: map[*ast.FuncLit]role{}}
 		s.findRoles(f)
@@ -120,7 +125,7 @@ func (p *parser) command(call *ast.CallExpr) *Command {
 		return p.goFrame(call, fn)
 	case isGoZero(path):
 		return p.goZero(call, fn)
-	case fn.Pkg() == p.pass.Pkg && p.rawWrappers()[fn]:
+	case p.isRaw(fn):
 		return p.redigo(call, fn)
 	case goRedisSubset(fn) || p.optedIn(fn):
 		return p.goRedis(call, fn)

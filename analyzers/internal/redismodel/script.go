@@ -41,6 +41,9 @@ type parser struct {
 	// importedClient looks up another package's (from a fact). May be nil.
 	clients        map[*types.TypeName]bool
 	importedClient func(*types.TypeName) bool
+	// importedRaw says whether another package's function is a raw
+	// command wrapper (from a fact). May be nil.
+	importedRaw func(*types.Func) bool
 }
 
 func newParser(pass *analysis.Pass, defs *keyexpr.Defs, imported func(*types.Var) (ScriptValue, bool)) *parser {
