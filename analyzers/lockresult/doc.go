@@ -102,6 +102,11 @@
 // Lua hash lock, an NX behind several helpers) is reported too: a
 // sync.Locker adapter Lock() { l.lockWithLease() } returns as if locked.
 //
+// A call that passes a constant bool steering a helper of this package
+// away from its acquire (lock(name, ttl, true), where true takes the
+// branch that renews) is not an acquire, for this check and for
+// wrappers' facts.
+//
 // An inverted acquire is reported: if lock(key) { return } followed by the
 // work and a release of the same lock — the holder leaves at once and
 // whoever did not get the lock runs the work and deletes the holder's

@@ -72,7 +72,7 @@ func (r *runner) wrapperAcquire(fd *ast.FuncDecl, call *ast.CallExpr) *acquire {
 			f = nil
 		}
 	}
-	if f == nil {
+	if f == nil || fn.Pkg() == r.pass.Pkg && r.modeSkipsAcquire(fn, call) {
 		return nil
 	}
 	return &acquire{

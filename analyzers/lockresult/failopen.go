@@ -436,6 +436,9 @@ func (r *runner) droppedHelperAcquires(fd *ast.FuncDecl) {
 		if a := r.wrapperAcquire(fd, op.Call); a != nil && !a.unjudged {
 			continue // reported with the wrapper's fact
 		}
+		if r.modeSkipsAcquire(op.Via, op.Call) {
+			continue // lock(name, ttl, true): the renewing branch
+		}
 		results := op.Via.Type().(*types.Signature).Results()
 		hasBool := false
 		for i := 0; i < results.Len(); i++ {
@@ -451,6 +454,71 @@ func (r *runner) droppedHelperAcquires(fd *ast.FuncDecl) {
 				"check its bool (and error) and stop when the lock is held elsewhere", types.ExprString(op.Call.Fun), op.KeyText(), op.Describe()),
 		})
 	}
+}
+
+// modeSkipsAcquire reports whether a call of a helper of this package
+// passes a constant bool that steers the helper away from its acquire:
+// func (j *Job) lock(name string, ttl int, renewal bool) { if renewal {
+// EXPIRE } else { SET NX } } called as j.lock("x", 10, true) renews.
+func (r *runner) modeSkipsAcquire(via *types.Func, call *ast.CallExpr) bool {
+	info := r.pass.TypesInfo
+	var helper *ast.FuncDecl
+	for hd := range r.res.Funcs {
+		if info.Defs[hd.Name] == via {
+			helper = hd
+		}
+	}
+	if helper == nil {
+		return false
+	}
+	var acquires []*ast.CallExpr
+	for _, o := range r.res.Funcs[helper] {
+		if o.Kind == lifecycle.Acquire {
+			acquires = append(acquires, o.Call)
+		}
+	}
+	if len(acquires) == 0 {
+		return false
+	}
+	params := via.Type().(*types.Signature).Params()
+	for i := 0; i < params.Len() && i < len(call.Args); i++ {
+		tv, ok := info.Types[call.Args[i]]
+		if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
+			continue
+		}
+		taken := constant.BoolVal(tv.Value)
+		param := params.At(i)
+		skipped := false
+		ast.Inspect(helper.Body, func(n ast.Node) bool {
+			ifs, ok := n.(*ast.IfStmt)
+			if !ok || skipped || ifs.Else == nil {
+				return !skipped
+			}
+			cond, negated := ast.Unparen(ifs.Cond), false
+			if u, ok := cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+				cond, negated = ast.Unparen(u.X), true
+			}
+			id, ok := cond.(*ast.Ident)
+			if !ok || info.Uses[id] != param {
+				return true
+			}
+			var other ast.Node = ifs.Else // the branch this call does not take
+			if taken == negated {
+				other = ifs.Body
+			}
+			skipped = true
+			for _, a := range acquires {
+				if a.Pos() < other.Pos() || a.End() > other.End() {
+					skipped = false
+				}
+			}
+			return !skipped
+		})
+		if skipped {
+			return true
+		}
+	}
+	return false
 }
 
 // releasedByCall reports whether the call that makes acquire (through a

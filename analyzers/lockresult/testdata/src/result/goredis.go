@@ -303,3 +303,58 @@ func runWithLock(ctx context.Context, token string) bool {
 func tickReport(ctx context.Context) {
 	runWithLock(ctx, "token")
 }
+
+// A helper that takes the lock, or renews it when asked to.
+type jobLock struct{ key string }
+
+func (j *jobLock) take(ctx context.Context, renewal bool) (bool, error) { // want take:"returns the outcome of SetNX at goredis.go:314"
+	if renewal {
+		return rdb.Expire(ctx, j.key, 30*time.Second).Result()
+	} else {
+		return rdb.SetNX(ctx, j.key, "token", 30*time.Second).Result()
+	}
+}
+
+func (j *jobLock) release(ctx context.Context) { rdb.Del(ctx, j.key) }
+
+// Taking it and dropping the outcome goes on without the lock.
+func (j *jobLock) Lock(ctx context.Context) {
+	j.take(ctx, false) // want `the result of jobLock.take \(SetNX at goredis.go:\d+\) is discarded`
+}
+
+// Near miss: the call renews; whether a renewal's outcome is heeded is
+// locklease's question, not an acquire's.
+func (j *jobLock) keepAlive(ctx context.Context) {
+	for range time.Tick(10 * time.Second) {
+		j.take(ctx, true)
+	}
+}
+
+// The same, answering with constants.
+type jobLock2 struct{ key string }
+
+func (j *jobLock2) take(ctx context.Context, renewal bool) bool {
+	if renewal {
+		if err := rdb.Expire(ctx, j.key, 30*time.Second).Err(); err == nil {
+			return true
+		}
+	} else {
+		if ok, err := rdb.SetNX(ctx, j.key, "token", 30*time.Second).Result(); ok && err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (j *jobLock2) release(ctx context.Context) { rdb.Del(ctx, j.key) }
+
+func (j *jobLock2) Lock(ctx context.Context) {
+	j.take(ctx, false) // want `the result of j.take, which takes lock jobLock2.key .*, is discarded`
+}
+
+// Near miss: the renewing call.
+func (j *jobLock2) keepAlive(ctx context.Context) {
+	for range time.Tick(10 * time.Second) {
+		j.take(ctx, true)
+	}
+}
