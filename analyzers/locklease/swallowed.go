@@ -39,6 +39,7 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 			if !ok || fd.Body == nil || !returnsError(info, fd) || !renewalNamed(fd) {
 				continue
 			}
+			var parent map[ast.Node]ast.Node
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				if _, ok := n.(*ast.FuncLit); ok {
 					return false
@@ -54,6 +55,18 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 					what = name
 				}
 				if what == "" {
+					return true
+				}
+				if checked[call] != "" && parent == nil {
+					parent = parentsOf(fd)
+				}
+				if checked[call] != "" && !returnsBool(info, fd) && replyDropped(parent, call) {
+					pass.Report(analysis.Diagnostic{
+						Pos: call.Pos(), End: call.End(),
+						Message: fmt.Sprintf("the reply of %s, which says whether the key was still held (0 or false once it is gone), is discarded, "+
+							"and %s returns only the error: when the lock expired or passed to another holder, the renewal still reports success "+
+							"and its caller goes on as the owner; check the reply and return a lock-lost error", what, fd.Name.Name),
+					})
 					return true
 				}
 				rets, ok := section.FailureReturns(info, res.Exits.MayReturn, fd, call)
@@ -77,6 +90,62 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 			})
 		}
 	}
+}
+
+// returnsBool reports whether fd has a bool result (it may answer the
+// renewal's outcome there).
+func returnsBool(info *types.Info, fd *ast.FuncDecl) bool {
+	fn, ok := info.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	res := fn.Type().(*types.Signature).Results()
+	for i := 0; i < res.Len(); i++ {
+		if b, ok := res.At(i).Type().Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+			return true
+		}
+	}
+	return false
+}
+
+// replyDropped reports whether only the error of call's reply is kept:
+// go-redis's .Err(), _, err := ....Result() (or Int(), Bool()), and
+// redigo's _, err := conn.Do(...) or script.Do(...).
+func replyDropped(parent map[ast.Node]ast.Node, call *ast.CallExpr) bool {
+	var cur ast.Node = call
+	if sel, ok := parent[call].(*ast.SelectorExpr); ok {
+		reader, ok := parent[sel].(*ast.CallExpr)
+		if !ok || reader.Fun != sel {
+			return false
+		}
+		if sel.Sel.Name == "Err" {
+			return true
+		}
+		cur = reader
+	}
+	as, ok := parent[cur].(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 2 || len(as.Rhs) != 1 {
+		return false
+	}
+	id, ok := as.Lhs[0].(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+func parentsOf(root ast.Node) map[ast.Node]ast.Node {
+	m := map[ast.Node]ast.Node{}
+	var stack []ast.Node
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if len(stack) > 0 {
+			m[n] = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return m
 }
 
 func returnsError(info *types.Info, fd *ast.FuncDecl) bool {

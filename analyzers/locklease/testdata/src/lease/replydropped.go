@@ -1,0 +1,57 @@
+package lease
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var errLost = errors.New("lock lost")
+
+var extendIfOwner = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`)
+
+var releaseIfOwner = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`)
+
+type jobLock struct {
+	rdb        *redis.Client
+	key, token string
+}
+
+func (l *jobLock) Acquire(ctx context.Context) (bool, error) {
+	return l.rdb.SetNX(ctx, l.key, l.token, 30*time.Second).Result()
+}
+
+func (l *jobLock) Release(ctx context.Context) error {
+	return releaseIfOwner.Run(ctx, l.rdb, []string{l.key}, l.token).Err()
+}
+
+// The script's 0 (the key is gone, or another holder's) is dropped.
+func (l *jobLock) Refresh(ctx context.Context, ttl time.Duration) error {
+	_, err := extendIfOwner.Run(ctx, l.rdb, []string{l.key}, l.token, ttl.Milliseconds()).Int() // want `the reply of .* is discarded, and Refresh returns only the error`
+	return err
+}
+
+// Near miss: the reply is read.
+func (l *jobLock) Extend(ctx context.Context, ttl time.Duration) error {
+	n, err := extendIfOwner.Run(ctx, l.rdb, []string{l.key}, l.token, ttl.Milliseconds()).Int()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return errLost
+	}
+	return nil
+}
+
+// Near miss: the outcome is returned beside the error.
+func (l *jobLock) Renew(ctx context.Context, ttl time.Duration) (bool, error) {
+	_, err := extendIfOwner.Run(ctx, l.rdb, []string{l.key}, l.token, ttl.Milliseconds()).Int()
+	return err == nil, err
+}
+
+// PEXPIRE's false (the key is gone) is dropped with Err().
+func (l *jobLock) Touch(ctx context.Context) error {
+	return l.rdb.PExpire(ctx, l.key, 30*time.Second).Err() // want `the reply of .* is discarded, and Touch returns only the error`
+}
