@@ -154,15 +154,41 @@ func droppedLossContext(info *types.Info, s *section.Section) ast.Node {
 	if !ok || blank.Name != "_" {
 		return nil
 	}
-	parent, ok := ast.Unparen(lk.ParentCtx).(*ast.Ident)
-	if !ok || info.Uses[parent] == nil {
+	// The parent is a variable (ctx) or a field of one (l.ctx, a go-zero
+	// logic's context): a use is the same variable, or the same field of
+	// the same variable.
+	var base, field types.Object
+	switch p := ast.Unparen(lk.ParentCtx).(type) {
+	case *ast.Ident:
+		base = info.Uses[p]
+	case *ast.SelectorExpr:
+		id, ok := ast.Unparen(p.X).(*ast.Ident)
+		sel, isField := info.Selections[p]
+		if !ok || !isField || sel.Kind() != types.FieldVal {
+			return nil
+		}
+		base, field = info.Uses[id], sel.Obj()
+	}
+	if base == nil {
 		return nil
 	}
-	obj := info.Uses[parent]
 	var use ast.Node
 	s.Inspect(func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj && (use == nil || id.Pos() < use.Pos()) {
-			use = id
+		var at ast.Node
+		switch n := n.(type) {
+		case *ast.Ident:
+			if field == nil && info.Uses[n] == base {
+				at = n
+			}
+		case *ast.SelectorExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && field != nil && info.Uses[id] == base {
+				if sel, ok := info.Selections[n]; ok && sel.Obj() == field {
+					at = n
+				}
+			}
+		}
+		if at != nil && (use == nil || at.Pos() < use.Pos()) {
+			use = at
 		}
 		return true
 	})

@@ -197,3 +197,25 @@ func rueidisLocalFunc(ctx context.Context, key string) error {
 	_ = count()
 	return nil
 }
+
+// The parent context is a field, as a go-zero logic keeps it.
+type inventoryLogic struct{ ctx context.Context }
+
+func (l *inventoryLogic) refill(key string) error {
+	_, cancel, err := rlocker.TryWithContext(l.ctx, key) // want `rueidislock Locker.TryWithContext returns a context that is cancelled when the lock is lost, but it is assigned to _ and the section goes on with l.ctx`
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	return work(l.ctx)
+}
+
+// Near miss: another logic's context is not the parent.
+func (l *inventoryLogic) refillFor(other *inventoryLogic, key string) error {
+	_, cancel, err := rlocker.TryWithContext(l.ctx, key)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	return work(other.ctx)
+}
