@@ -182,7 +182,9 @@
 // a SET/SETEX with a TTL of a key named as a cache, in its text, in the
 // variable that holds it (cacheKey := "ocr:" + hash) or in its TTL's name
 // (s.ocrCacheTTL) (the mutex around a cache rebuild guards the database,
-// and the cached copy expires);
+// and the cached copy expires), also when the SET has no TTL and the
+// same function then gives the key one (SET cacheKey v; EXPIRE cacheKey
+// 300);
 // a SET/SETEX with a TTL of a constant to a key named as a record of work
 // done (processed:<id>, event:done:<id>): a deduplication mark, which a
 // stale holder's late write sets to the value it already has;

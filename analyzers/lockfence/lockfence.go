@@ -87,7 +87,7 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 			}
 			return true
 		}
-		if w.Kind == stores.Redis && (onLockKey(res, s, w) || keyedBy(token, w)) {
+		if w.Kind == stores.Redis && (onLockKey(res, s, w) || keyedBy(token, w) || cacheExpiredAfter(info, res, w, cmds)) {
 			return true
 		}
 		if w.Cmd != nil && (w.Cmd.Name == "INCR" || w.Cmd.Name == "INCRBY") {
@@ -199,6 +199,24 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 			what, lk.Describe(), useFence)
 	}
 	pass.Report(analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Message: msg, Related: related})
+}
+
+// cacheExpiredAfter reports whether a Redis SET without a TTL writes a key
+// named as a cache that the same function then gives a TTL (SET cacheKey
+// v; EXPIRE cacheKey 300): a cache fill in two commands, as cacheFill's
+// SET with a TTL is in one.
+func cacheExpiredAfter(info *types.Info, res *section.Result, w *stores.Write, cmds map[*ast.CallExpr]*redismodel.Command) bool {
+	c := w.Cmd
+	if c == nil || c.Name != "SET" || c.SetsExpiry() || c.Key() == nil || !stores.CacheKeyNamed(info, res.Defs, c) {
+		return false
+	}
+	key := types.ExprString(c.Key())
+	for _, o := range cmds {
+		if (o.Name == "EXPIRE" || o.Name == "PEXPIRE") && o.Key() != nil && o.Call.Pos() > c.Call.Pos() && types.ExprString(o.Key()) == key {
+			return true
+		}
+	}
+	return false
 }
 
 // onLockKey reports whether a Redis write is on the lock's own key (a

@@ -194,11 +194,20 @@ func cacheFill(info *types.Info, defs *keyexpr.Defs, cmd *redismodel.Command) bo
 	if !cmd.SetsExpiry() || cmd.Key() == nil {
 		return false
 	}
-	named := func(e ast.Expr) bool {
-		return e != nil && strings.Contains(strings.ToLower(types.ExprString(e)), "cache")
+	return CacheKeyNamed(info, defs, cmd) || namedCache(cmd.TTL) || readThrough(info, cmd)
+}
+
+// CacheKeyNamed reports whether cmd's key, or the expression a variable
+// holding it was given (key := CACHE_SHOP_KEY + id), is named as a cache.
+func CacheKeyNamed(info *types.Info, defs *keyexpr.Defs, cmd *redismodel.Command) bool {
+	if cmd.Key() == nil {
+		return false
 	}
-	key := resolve(info, defs, cmd.Key()) // key := CACHE_SHOP_KEY + id
-	return named(cmd.Key()) || named(key) || named(cmd.TTL) || readThrough(info, cmd)
+	return namedCache(cmd.Key()) || namedCache(resolve(info, defs, cmd.Key()))
+}
+
+func namedCache(e ast.Expr) bool {
+	return e != nil && strings.Contains(strings.ToLower(types.ExprString(e)), "cache")
 }
 
 // doneMarker reports whether cmd sets a key named as a record of work

@@ -48,3 +48,30 @@ func markRunning(ctx context.Context, id, token string) error {
 	defer rdb.Del(ctx, lockKey)
 	return rdb.Set(ctx, "job:status:"+id, "running", time.Hour).Err() // want `Redis SET under lock lockKey \(SET NX\) carries no fencing token`
 }
+
+// A cache filled in two commands: SET, then EXPIRE of the same key.
+func refillStock(ctx context.Context, id, token string, load func() int) error {
+	lockKey := "stock:lock:" + id
+	ok, err := rdb.SetNX(ctx, lockKey, token, time.Minute).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer rdb.Del(ctx, lockKey)
+	cacheKey := "stock:" + id
+	if err := rdb.Set(ctx, cacheKey, load(), 0).Err(); err != nil {
+		return err
+	}
+	return rdb.Expire(ctx, cacheKey, 5*time.Minute).Err()
+}
+
+// Near miss: without the EXPIRE it is kept for good, a store of record.
+func storeStock(ctx context.Context, id, token string, load func() int) error {
+	lockKey := "stock:lock:" + id
+	ok, err := rdb.SetNX(ctx, lockKey, token, time.Minute).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer rdb.Del(ctx, lockKey)
+	cacheKey := "stock:" + id
+	return rdb.Set(ctx, cacheKey, load(), 0).Err() // want `Redis SET under lock lockKey \(SET NX\) carries no fencing token`
+}
