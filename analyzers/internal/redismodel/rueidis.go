@@ -102,7 +102,7 @@ func (p *parser) rueidis(call *ast.CallExpr, fn *types.Func) *Command {
 		return nil
 	}
 	// chain[len-1] is the command, chain[0] is Build/Cache.
-	cmd.Name = strings.ToUpper(chain[len(chain)-1].name)
+	cmd.Name = builderCommand(chain[len(chain)-1].name)
 	for i := len(chain) - 2; i >= 1; i-- {
 		l := chain[i]
 		var a ast.Expr
@@ -169,4 +169,15 @@ func (p *parser) rueidis(call *ast.CallExpr, fn *types.Func) *Command {
 		cmd.Partial = true
 	}
 	return cmd
+}
+
+// builderCommand names the command of a rueidis builder method: Set is
+// SET; a module's commands carry its prefix, JsonSet is JSON.SET.
+func builderCommand(method string) string {
+	for _, module := range []string{"Json", "Ft", "Ts", "Bf", "Cf", "Cms", "Topk", "Tdigest"} {
+		if rest, ok := strings.CutPrefix(method, module); ok && rest != "" && rest[0] >= 'A' && rest[0] <= 'Z' {
+			return strings.ToUpper(module) + "." + strings.ToUpper(rest)
+		}
+	}
+	return strings.ToUpper(method)
 }

@@ -94,6 +94,7 @@ func rueidisCmds(ctx context.Context, c rueidis.Client, k, v string) {
 	c.Do(ctx, c.B().Set().Key(k).Value(v).Nx().Build())                 // want `^rueidis SET key=k value=v NX noexpiry$`
 	c.Do(ctx, c.B().Pexpire().Key(k).Milliseconds(100).Build())         // want `^rueidis PEXPIRE key=k ttl=100/ms$`
 	c.Do(ctx, c.B().Delex().Key(k).Ifeq(v).Build())                     // want `^rueidis DELEX key=k IFEQ$`
+	c.Do(ctx, c.B().JsonSet().Key(k).Path("$").Value(v).Build()) // want `^rueidis JSON.SET key=k value=v partial$`
 	rueidis.NewLuaScript(`return redis.call("DEL", KEYS[1])`).Exec(ctx, c, []string{k}, []string{v}) // want `^rueidis EVAL key=k script\(del=true,checked=false\)$`
 }
 

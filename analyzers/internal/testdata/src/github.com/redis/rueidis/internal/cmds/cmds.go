@@ -57,3 +57,14 @@ func (b Builder) Delex() Delex                      { return Delex{} }
 func (c Delex) Key(key string) DelexKey             { return DelexKey{} }
 func (c DelexKey) Ifeq(v string) DelexConditionIfeq { return DelexConditionIfeq{} }
 func (c DelexConditionIfeq) Build() Completed       { return Completed{} }
+
+type JsonSet struct{ cs []string }
+type JsonSetKey struct{ cs []string }
+type JsonSetPath struct{ cs []string }
+type JsonSetValue struct{ cs []string }
+
+func (b Builder) JsonSet() JsonSet                    { return JsonSet{} }
+func (c JsonSet) Key(key string) JsonSetKey           { return JsonSetKey{} }
+func (c JsonSetKey) Path(path string) JsonSetPath     { return JsonSetPath{} }
+func (c JsonSetPath) Value(value string) JsonSetValue { return JsonSetValue{} }
+func (c JsonSetValue) Build() Completed               { return Completed{} }
