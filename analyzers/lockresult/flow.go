@@ -207,6 +207,14 @@ func (f *flow) search(b *cfg.Block, edge int, what failed, join *cfg.Block) (cal
 			continue
 		}
 		if e, tested := f.failEdge(s.blk); e >= 0 && f.follows(what, tested) {
+			if s.joined && what == failErr && tested == failValue && f.a.signal == byValue && guardsReturning(s.blk, e) {
+				// A Redis error, fallen through, meets the test a refused
+				// acquire takes too, whose success branch holds the work
+				// and returns (if locked { defer release(); return
+				// work() }): past its failure branch runs what every
+				// non-holder runs.
+				continue
+			}
 			work = append(work, state{s.blk.Succs[e], s.joined})
 			continue
 		}
@@ -215,6 +223,21 @@ func (f *flow) search(b *cfg.Block, edge int, what failed, join *cfg.Block) (cal
 		}
 	}
 	return call
+}
+
+// guardsReturning reports whether the condition block b's other edge
+// than fail enters an if's body that ends by returning.
+func guardsReturning(b *cfg.Block, fail int) bool {
+	if len(b.Succs) != 2 {
+		return false
+	}
+	then := b.Succs[1-fail]
+	is, ok := then.Stmt.(*ast.IfStmt)
+	if then.Kind != cfg.KindIfThen || !ok || len(is.Body.List) == 0 {
+		return false
+	}
+	_, ret := is.Body.List[len(is.Body.List)-1].(*ast.ReturnStmt)
+	return ret
 }
 
 // reached returns the condition blocks that test the outcome of the
