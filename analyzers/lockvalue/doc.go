@@ -64,7 +64,10 @@
 // that stores it as related information. A value put together from two
 // or more parts that are not constants (fmt.Sprintf("%s-%d", host(),
 // os.Getpid())) is made where they are put together, not inside the
-// helper that made one of the parts.
+// helper that made one of the parts. So is a value a caller makes and
+// hands to an acquire helper (value := fmt.Sprint(time.Now().UnixNano());
+// AcquireLock(ctx, key, value, ttl)): the helper acquires, the value is
+// made on the caller's line.
 // A helper that takes the key from its caller and stores a weak value of
 // its own (Lock(key) setting "locked") is reported where it is called,
 // when that caller releases or renews the lock.

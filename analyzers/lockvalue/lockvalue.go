@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build"
+	"go/token"
 	"go/types"
 	"path/filepath"
 	"strings"
@@ -178,6 +179,9 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			if outside {
 				d.Pos, d.End = w.at.Pos(), w.at.End()
+				d.Related = append([]analysis.RelatedInformation{stored}, d.Related...)
+			} else if made := madeFor(pass.TypesInfo, acq, v); made != nil {
+				d.Pos, d.End = made.Pos(), made.End()
 				d.Related = append([]analysis.RelatedInformation{stored}, d.Related...)
 			}
 			if origin != nil {
@@ -368,6 +372,43 @@ func besideAcquire(l *lifecycle.Lock, op *lifecycle.Op) bool {
 		}
 	}
 	return false
+}
+
+// madeFor returns, for an acquire through a helper that is passed the
+// value (AcquireLock(ctx, key, value, ttl)), the expression the caller
+// gave that variable when it was declared once in the calling function
+// (value := fmt.Sprint(time.Now().UnixNano())): the acquiring function is
+// the helper, so the value is made outside it, on that line.
+func madeFor(info *types.Info, acq *lifecycle.Op, v ast.Expr) ast.Expr {
+	id, ok := ast.Unparen(v).(*ast.Ident)
+	if acq.Via == nil || acq.In.Decl == nil || !ok {
+		return nil
+	}
+	obj := info.Uses[id]
+	if obj == nil {
+		return nil
+	}
+	var made ast.Expr
+	assigned := 0
+	ast.Inspect(acq.In.Decl.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if lid, ok := l.(*ast.Ident); ok && (info.Defs[lid] == obj || info.Uses[lid] == obj) {
+				assigned++
+				if as.Tok == token.DEFINE && len(as.Lhs) == len(as.Rhs) {
+					made = as.Rhs[i]
+				}
+			}
+		}
+		return true
+	})
+	if assigned != 1 {
+		return nil
+	}
+	return made
 }
 
 // otherBranch reports whether a and b sit in the two branches of one if
