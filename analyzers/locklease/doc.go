@@ -106,10 +106,11 @@
 //     and fall through. Reported at the renewal, the nil return as
 //     related information. A branch that returns an error, or retries
 //     the renewal, is no finding. So is such a function without a bool
-//     result that keeps only the error of a raw renewal (an EXPIRE of a
-//     lock, or an owner-checked extend script): .Err(), or _, err :=
-//     ....Int(): the reply that says the key is gone (0, false) is
-//     dropped, and a lost lock renews "successfully".
+//     result that keeps only the error of an owner-checked renewal (a
+//     compare-and-expire script): .Err(), or _, err := ....Int(): its
+//     reply, 0 when the key is gone or another holder's, is the only sign
+//     of the loss, and a lost lock renews "successfully". (A bare EXPIRE
+//     checks no owner at all: that is lockrenew's report.)
 //
 // The callback passed to a project's own lock wrapper (a function that
 // runs a func parameter while it holds a lock, in any package) is

@@ -23,10 +23,15 @@ import (
 func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.CallExpr]bool) {
 	info := pass.TypesInfo
 	checked := map[*ast.CallExpr]string{} // owner-checked EXPIREs of locks
+	// ownerChecked are the renewals that check the owner themselves (a
+	// compare-and-expire script): their reply is the only sign of a lost
+	// lock. A bare EXPIRE is lockrenew's report, once.
+	ownerChecked := map[*ast.CallExpr]bool{}
 	if lc := res.Lifecycle; lc != nil {
 		for _, op := range lc.Ops {
 			if op.Kind == lifecycle.Expire && op.Cmd != nil && (op.Checked || op.Lock() != nil && op.Lock().IsLock(pass)) && !releases(op) {
 				checked[op.Call] = op.Describe() + " of lock " + op.KeyText()
+				ownerChecked[op.Call] = op.Checked
 			}
 		}
 	}
@@ -57,10 +62,10 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 				if what == "" {
 					return true
 				}
-				if checked[call] != "" && parent == nil {
+				if ownerChecked[call] && parent == nil {
 					parent = parentsOf(fd)
 				}
-				if checked[call] != "" && !returnsBool(info, fd) && replyDropped(parent, call) {
+				if ownerChecked[call] && !returnsBool(info, fd) && replyDropped(parent, call) {
 					pass.Report(analysis.Diagnostic{
 						Pos: call.Pos(), End: call.End(),
 						Message: fmt.Sprintf("the reply of %s, which says whether the key was still held (0 or false once it is gone), is discarded, "+

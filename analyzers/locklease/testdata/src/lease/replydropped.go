@@ -51,7 +51,13 @@ func (l *jobLock) Renew(ctx context.Context, ttl time.Duration) (bool, error) {
 	return err == nil, err
 }
 
-// PEXPIRE's false (the key is gone) is dropped with Err().
+// PEXPIRE's false (the key is gone) is dropped with Err() too, but the
+// renewal checks no owner at all: that is lockrenew's report, once.
 func (l *jobLock) Touch(ctx context.Context) error {
-	return l.rdb.PExpire(ctx, l.key, 30*time.Second).Err() // want `the reply of .* is discarded, and Touch returns only the error`
+	return l.rdb.PExpire(ctx, l.key, 30*time.Second).Err()
+}
+
+// The owner-checked extend's reply dropped with Err().
+func (l *jobLock) ExtendTTL(ctx context.Context, ttl time.Duration) error {
+	return extendIfOwner.Run(ctx, l.rdb, []string{l.key}, l.token, ttl.Milliseconds()).Err() // want `the reply of .* is discarded, and ExtendTTL returns only the error`
 }
