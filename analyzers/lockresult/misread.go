@@ -181,72 +181,73 @@ func (r *runner) mistypedReply(fd *ast.FuncDecl) {
 	}
 }
 
+// ifOf returns the if statement whose condition is be, or be joined to
+// other tests with op (|| for a refusal, && for a grant), when its body
+// is not empty.
+func ifOf(parent map[ast.Node]ast.Node, be *ast.BinaryExpr, op token.Token) *ast.IfStmt {
+	var n ast.Node = be
+	for {
+		switch p := parent[n].(type) {
+		case *ast.BinaryExpr:
+			if p.Op != op {
+				return nil
+			}
+			n = p
+		case *ast.ParenExpr:
+			n = p
+		case *ast.IfStmt:
+			if p.Cond != n || len(p.Body.List) == 0 {
+				return nil
+			}
+			return p
+		default:
+			return nil
+		}
+	}
+}
+
 // refusalTest reports whether the comparison be is an if condition (or
 // one side of its ||) whose branch leaves as a failure: a return of only
 // false, nil, zero values and errors (or a bare return), a continue or a
 // break.
 func refusalTest(info *types.Info, parent map[ast.Node]ast.Node, be *ast.BinaryExpr) bool {
-	var n ast.Node = be
-	for {
-		p := parent[n]
-		if or, ok := p.(*ast.BinaryExpr); ok && or.Op == token.LOR {
-			n = or
-			continue
-		}
-		if pe, ok := p.(*ast.ParenExpr); ok {
-			n = pe
-			continue
-		}
-		ifs, ok := p.(*ast.IfStmt)
-		if !ok || ifs.Cond != n || len(ifs.Body.List) == 0 {
-			return false
-		}
-		switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
-		case *ast.BranchStmt:
-			return last.Tok == token.CONTINUE || last.Tok == token.BREAK
-		case *ast.ReturnStmt:
-			for _, r := range last.Results {
-				if !failureValue(info, r) {
-					return false
-				}
-			}
-			return true
-		}
+	ifs := ifOf(parent, be, token.LOR)
+	if ifs == nil {
 		return false
 	}
+	switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
+	case *ast.BranchStmt:
+		return last.Tok == token.CONTINUE || last.Tok == token.BREAK
+	case *ast.ReturnStmt:
+		for _, r := range last.Results {
+			if !failureValue(info, r) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // successExit reports whether the comparison be is an if condition (or
 // one side of its &&) whose branch leaves as a success: a break out of
 // the retry loop, or a return of true.
 func successExit(info *types.Info, parent map[ast.Node]ast.Node, be *ast.BinaryExpr) bool {
-	var n ast.Node = be
-	for {
-		p := parent[n]
-		if and, ok := p.(*ast.BinaryExpr); ok && and.Op == token.LAND {
-			n = and
-			continue
-		}
-		if pe, ok := p.(*ast.ParenExpr); ok {
-			n = pe
-			continue
-		}
-		ifs, ok := p.(*ast.IfStmt)
-		if !ok || ifs.Cond != n || len(ifs.Body.List) == 0 {
-			return false
-		}
-		switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
-		case *ast.BranchStmt:
-			return last.Tok == token.BREAK && last.Label == nil
-		case *ast.ReturnStmt:
-			if len(last.Results) == 0 {
-				return false
-			}
-			tv, ok := info.Types[last.Results[0]]
-			return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value)
-		}
+	ifs := ifOf(parent, be, token.LAND)
+	if ifs == nil {
 		return false
 	}
+	switch last := ifs.Body.List[len(ifs.Body.List)-1].(type) {
+	case *ast.BranchStmt:
+		return last.Tok == token.BREAK && last.Label == nil
+	case *ast.ReturnStmt:
+		if len(last.Results) == 0 {
+			return false
+		}
+		tv, ok := info.Types[last.Results[0]]
+		return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value)
+	}
+	return false
 }
 
 func isZero(info *types.Info, e ast.Expr) bool {
