@@ -63,7 +63,7 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 					return true
 				}
 				if ownerChecked[call] && parent == nil {
-					parent = parentsOf(fd)
+					parent = section.Parents(fd)
 				}
 				if ownerChecked[call] && !returnsBool(info, fd) && replyDropped(parent, call) {
 					pass.Report(analysis.Diagnostic{
@@ -134,23 +134,6 @@ func replyDropped(parent map[ast.Node]ast.Node, call *ast.CallExpr) bool {
 	}
 	id, ok := as.Lhs[0].(*ast.Ident)
 	return ok && id.Name == "_"
-}
-
-func parentsOf(root ast.Node) map[ast.Node]ast.Node {
-	m := map[ast.Node]ast.Node{}
-	var stack []ast.Node
-	ast.Inspect(root, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		if len(stack) > 0 {
-			m[n] = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
-		return true
-	})
-	return m
 }
 
 func returnsError(info *types.Info, fd *ast.FuncDecl) bool {

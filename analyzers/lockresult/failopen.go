@@ -462,6 +462,15 @@ func (r *runner) droppedHelperAcquires(fd *ast.FuncDecl) {
 // EXPIRE } else { SET NX } } called as j.lock("x", 10, true) renews.
 func (r *runner) modeSkipsAcquire(via *types.Func, call *ast.CallExpr) bool {
 	info := r.pass.TypesInfo
+	constBool := false
+	for _, a := range call.Args {
+		if tv, ok := info.Types[a]; ok && tv.Value != nil && tv.Value.Kind() == constant.Bool {
+			constBool = true
+		}
+	}
+	if !constBool {
+		return false // most calls: no mode to look up
+	}
 	var helper *ast.FuncDecl
 	for hd := range r.res.Funcs {
 		if info.Defs[hd.Name] == via {

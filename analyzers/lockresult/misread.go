@@ -38,7 +38,7 @@ func (r *runner) misreadScripts(fd *ast.FuncDecl) {
 			continue
 		}
 		if parent == nil {
-			parent = parents(fd)
+			parent = section.Parents(fd)
 		}
 		sel, ok := parent[c.Call].(*ast.SelectorExpr)
 		if !ok || !numericReaders[sel.Sel.Name] {
@@ -72,23 +72,6 @@ func readerKind(m string) string {
 		return "bool"
 	}
 	return "number"
-}
-
-func parents(root ast.Node) map[ast.Node]ast.Node {
-	m := map[ast.Node]ast.Node{}
-	var stack []ast.Node
-	ast.Inspect(root, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		if len(stack) > 0 {
-			m[n] = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
-		return true
-	})
-	return m
 }
 
 // getsetSelfCompare reports the takeover of an expired lock with GETSET
@@ -148,7 +131,7 @@ func (r *runner) mistypedReply(fd *ast.FuncDecl) {
 		}
 		reply := section.NewFlow(info, fd, func(x *ast.CallExpr) bool { return x == c.Call })
 		if parent == nil {
-			parent = parents(fd)
+			parent = section.Parents(fd)
 		}
 		// Only a test for refusal that can never be true matters: if f == 0
 		// { return false } lets every refusal through as a grant. A dead

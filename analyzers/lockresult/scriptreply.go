@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
+	"github.com/locklint/locklint/analyzers/internal/section"
 )
 
 // zeroReplyDropped reports a Lua acquire that answers 0 when it takes the
@@ -34,7 +35,7 @@ func (r *runner) zeroReplyDropped(fd *ast.FuncDecl) {
 			continue
 		}
 		if parent == nil {
-			parent = parents(fd)
+			parent = section.Parents(fd)
 		}
 		how := droppedBy(parent, c.Call)
 		if how == "" || r.assertedOnly(fd, parent, c.Call) {

@@ -48,3 +48,21 @@ func Returns(n ast.Node) bool {
 	})
 	return found
 }
+
+// Parents maps every node under root to the node that holds it.
+func Parents(root ast.Node) map[ast.Node]ast.Node {
+	m := map[ast.Node]ast.Node{}
+	var stack []ast.Node
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if len(stack) > 0 {
+			m[n] = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return m
+}
