@@ -15,9 +15,11 @@ type Lease struct {
 	keys   keySet
 	token  string
 	fence  int64
-	done   chan struct{}
 
-	mu       sync.Mutex
+	mu sync.Mutex
+	// done is made by the first Done, as the timer is: most leases are
+	// released without anyone watching them.
+	done     chan struct{}
 	ttl      time.Duration
 	deadline time.Time // safe deadline, on the monotonic clock
 	// timer declares the lease lost at deadline; it is started by the
@@ -27,13 +29,14 @@ type Lease struct {
 	timer    *time.Timer
 	err      error // why done is closed; nil while held
 	released bool
+	queued   bool // recorded in the Locker's held map (see Locker.hold)
 
 	stopWatchdog context.CancelFunc // nil without a watchdog
 	watchdogDone chan struct{}
 }
 
 func newLease(l *Locker, ks keySet, token string, fence int64, ttl time.Duration, deadline time.Time) *Lease {
-	lease := &Lease{locker: l, keys: ks, token: token, fence: fence, done: make(chan struct{}), ttl: ttl, deadline: deadline}
+	lease := &Lease{locker: l, keys: ks, token: token, fence: fence, ttl: ttl, deadline: deadline}
 	if l.opts.autoRenew {
 		lease.startWatchdog()
 	}
@@ -60,11 +63,24 @@ func (l *Lease) Done() <-chan struct{} {
 	l.deadlinePassed()
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.done == nil {
+		if l.err != nil {
+			return closedChan
+		}
+		l.done = make(chan struct{})
+	}
 	if l.timer == nil && l.err == nil {
 		l.timer = time.AfterFunc(time.Until(l.deadline), l.deadlinePassed)
 	}
 	return l.done
 }
+
+// closedChan is Done's channel for a lease that ended before anyone asked.
+var closedChan = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
 
 // Err returns nil while the lease is held, ErrReleased after Release, and
 // an error wrapping ErrLeaseLost once it was lost.
@@ -114,9 +130,10 @@ func (l *Lease) Release(ctx context.Context) error {
 	l.released = true
 	lostBefore := l.err != nil && errors.Is(l.err, ErrLeaseLost)
 	l.finishLocked(ErrReleased)
+	watchdogDone := l.watchdogDone
 	l.mu.Unlock()
 	start := time.Now()
-	if !l.waitWatchdog(ctx) {
+	if !waitWatchdog(ctx, watchdogDone) {
 		// A client without ContextTimeoutEnabled can keep the watchdog's
 		// renew waiting for a reply past every ctx; don't wait with it.
 		// The key expires at its ttl.
@@ -194,11 +211,15 @@ func (l *Lease) finishLocked(err error) {
 		return
 	}
 	l.err = err
-	l.locker.held.Delete(l.token)
+	if l.queued {
+		l.locker.held.Delete(l.token)
+	}
 	if l.timer != nil {
 		l.timer.Stop()
 	}
-	close(l.done)
+	if l.done != nil {
+		close(l.done)
+	}
 	if l.stopWatchdog != nil {
 		l.stopWatchdog()
 	}
@@ -216,11 +237,9 @@ func (l *Lease) startWatchdog() {
 	go l.watchdog(ctx)
 }
 
-// waitWatchdog waits until the watchdog has stopped, or ctx ends (false).
-func (l *Lease) waitWatchdog(ctx context.Context) bool {
-	l.mu.Lock()
-	done := l.watchdogDone
-	l.mu.Unlock()
+// waitWatchdog waits until the watchdog has stopped (done closed; nil
+// without a watchdog), or ctx ends (false).
+func waitWatchdog(ctx context.Context, done <-chan struct{}) bool {
 	if done == nil {
 		return true
 	}

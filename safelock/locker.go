@@ -344,8 +344,11 @@ func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (lea
 // handoff to that token arriving late (see passOn) is not passed on. It
 // runs before the waiter leaves its channel, so before passOn can look.
 func (l *Locker) hold(lease *Lease) {
+	lease.mu.Lock()
+	lease.queued = true
+	lease.mu.Unlock()
 	l.held.Store(lease.token, lease)
-	if lease.Err() != nil { // ended already: finishLocked may have missed it
+	if lease.Err() != nil { // ended already: finishLocked may have missed the Store
 		l.held.Delete(lease.token)
 	}
 }

@@ -269,7 +269,8 @@ var scriptSource = map[*redis.Script]string{
 // handoff to a waiter listening there is not published (see queueLua).
 func (n *node) release(ctx context.Context, ks keySet, token string, fence int64, queue bool, here string) (ok bool, handed string, err error) {
 	if queue {
-		args := []any{token, fence}
+		args := make([]any, 2, 3)
+		args[0], args[1] = token, fence
 		if here != "" {
 			args = append(args, here)
 		}
