@@ -17,8 +17,10 @@
 //   - the lock key itself, or the id it is made of (orderID in
 //     "lock:order:"+orderID);
 //   - a timestamp: time.Now() and anything computed from it (Unix,
-//     UnixNano, Add, Format, String), and GoFrame's clock (gtime.Now(),
-//     gtime.Timestamp(), gtime.TimestampMilli() ...);
+//     UnixNano, Add, Format, String), GoFrame's clock (gtime.Now(),
+//     gtime.Timestamp(), gtime.TimestampMilli() ...), and a clock the
+//     code was given so that tests can replace it (r.now() of a now
+//     func() time.Time field, the Now() time.Time of a Clock interface);
 //   - the hostname, the process ID (os.Hostname, os.Getpid) or a
 //     goroutine id parsed from runtime.Stack, alone or together;
 //   - an unexported field nothing in the package ever sets (its zero

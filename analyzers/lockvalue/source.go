@@ -847,9 +847,32 @@ func (t *tracer) call(call *ast.CallExpr, idx int, c ctx) val {
 		}
 		return unknown
 	case *types.Func:
+		if isClockRead(fn.Type(), fn.Name(), call) {
+			return val{k: kTime}
+		}
 		return t.funcCall(call, fn, idx, c, args)
+	case *types.Var, nil: // a func value
+		if tv, ok := t.info.Types[call.Fun]; ok && isClockRead(tv.Type, "", call) {
+			return val{k: kTime}
+		}
 	}
 	return unknown
+}
+
+// isClockRead reports whether a call reads an injected clock: a func
+// value of type func() time.Time (a now field set to time.Now so that
+// tests can replace it) or a Now() time.Time method of an interface (a
+// Clock). What it returns is a timestamp, whatever stands behind it.
+func isClockRead(t types.Type, method string, call *ast.CallExpr) bool {
+	sig, ok := t.Underlying().(*types.Signature)
+	if !ok || len(call.Args) != 0 || sig.Params().Len() != 0 || sig.Results().Len() != 1 || !isTime(sig.Results().At(0).Type()) {
+		return false
+	}
+	if method == "" {
+		return true
+	}
+	recv := sig.Recv()
+	return method == "Now" && recv != nil && types.IsInterface(recv.Type())
 }
 
 func (t *tracer) funcCall(call *ast.CallExpr, fn *types.Func, idx int, c ctx, args func() val) val {
