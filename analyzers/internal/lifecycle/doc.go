@@ -59,7 +59,7 @@
 //	Expire   EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, a script's  Checked: owner-checked
 //	Read     GET
 //	Write    SET without NX (TTL, Checked when IFEQ)
-//	Unknown  a command on the key we cannot read (unresolved script, spread args)
+//	Unknown  a command on the key we cannot read (unresolved script; spread args, unless a known script changes only its KEYS)
 //
 // Checked is true for a compare-and-delete (or compare-and-expire) script,
 // DELEX/SET IFEQ, and for a delete/expire queued in MULTI/EXEC inside a

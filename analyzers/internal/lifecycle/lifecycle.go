@@ -911,7 +911,11 @@ func (b *builder) commandOps(env *keyexpr.Env, c redismodel.Call) []*Op {
 		}
 	case "EVAL", "EVALSHA":
 		for i, k := range cmd.Keys {
-			if cmd.Script == nil || cmd.Partial {
+			// With ARGV spread (script.Run(ctx, c, keys, argv...)) the keys
+			// are known and so is the script: what it does to each key is
+			// what it does with any arguments, unless it may also create,
+			// delete or expire keys built from ARGV.
+			if cmd.Script == nil || cmd.Partial && !cmd.Script.OnlyNamedKeysChanged() {
 				op := mk(Unknown, k)
 				if cmd.Script == nil && cmd.ScriptSource != nil { // Partial: spread ARGV, the keys are known
 					if p := env.Of(cmd.ScriptSource).Param(); p >= 0 {
@@ -927,7 +931,7 @@ func (b *builder) commandOps(env *keyexpr.Env, c redismodel.Call) []*Op {
 				op.TTL, op.NoTTL = ttl, !ttl
 				if k := cmd.Script.SetValueArg(n); k > 0 && k <= len(cmd.ScriptArgs) {
 					op.Value = cmd.ScriptArgs[k-1]
-				} else if len(cmd.ScriptArgs) > 0 {
+				} else if len(cmd.ScriptArgs) > 0 && !cmd.Partial {
 					op.Value = cmd.ScriptArgs[0]
 				}
 				ops = append(ops, op)

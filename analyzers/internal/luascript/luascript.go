@@ -52,10 +52,12 @@ type reply struct {
 
 // Deletes reports whether the script deletes KEYS[key] (or an unknown
 // key, when key is 0), and whether every such delete is owner-checked.
+// An HDEL on a key the script does not take from KEYS (ARGV[1] .. id)
+// removes a field of its own data, not a lock.
 func (s *Script) Deletes(key int) (deletes, checked bool) {
 	checked = true
 	for _, e := range s.Effects {
-		if isDelete(e.Command) && (e.Key == key || e.Key == 0) {
+		if isDelete(e.Command) && (e.Key == key || e.Key == 0 && e.Command != "HDEL") {
 			deletes = true
 			checked = checked && e.Checked
 		}
@@ -97,6 +99,26 @@ func (s *Script) AcquiresNX(key int) (acquires, ttl bool) {
 		}
 	}
 	return acquires, ttl
+}
+
+// OnlyNamedKeysChanged reports whether every command the script sends
+// that could create, delete or expire a lock's string key names that key
+// as KEYS[n], so that what it does to each of its keys is known exactly.
+// A command on a key built from ARGV (redis.call('DEL', ARGV[2] .. id))
+// may touch any key; hash, list and set commands there (HSET, HDEL of a
+// task's fields) touch data, not a lock taken with SET NX.
+func (s *Script) OnlyNamedKeysChanged() bool {
+	for _, e := range s.Effects {
+		if e.Key != 0 {
+			continue
+		}
+		switch {
+		case isExpire(e.Command), e.Command == "DEL", e.Command == "UNLINK", e.Command == "GETDEL", e.Command == "DELEX",
+			e.Command == "SET", e.Command == "SETNX", e.Command == "SETEX", e.Command == "PSETEX", e.Command == "PERSIST", e.Command == "RENAME":
+			return false
+		}
+	}
+	return true
 }
 
 // counts reports whether the script increments or decrements the string

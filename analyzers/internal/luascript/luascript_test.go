@@ -70,6 +70,8 @@ func TestParse(t *testing.T) {
 			del: true, delChecked: true},
 		{name: "method find of a token alias", src: "local tok = ARGV[1]\nlocal v = redis.call('get', KEYS[1])\nif v and v:find(tok, 1, true) then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0",
 			exp: true, expChecked: true},
+		{name: "hdel of a key built from ARGV deletes no lock", src: "if redis.call('EXISTS', KEYS[1]) == 0 then\n local id = redis.call('RPOP', KEYS[2])\n redis.call('HDEL', ARGV[1] .. id, 'queued_at')\nend"},
+		{name: "del of every key in a loop deletes the lock", src: "for _, k in ipairs(KEYS) do redis.call('DEL', k) end", del: true},
 		{name: "string.find of a constant is no owner check", src: "local v = redis.call('get', KEYS[1])\nif v and string.find(v, 'worker', 1, true) then return redis.call('del', KEYS[1]) end return 0",
 			del: true},
 	}
@@ -105,6 +107,23 @@ func TestCreateValueConst(t *testing.T) {
 		v, ok := Parse(tt.src).CreateValueConst(1)
 		if v != tt.value || ok != tt.ok {
 			t.Errorf("CreateValueConst(%q) = %q, %v; want %q, %v", tt.src, v, ok, tt.value, tt.ok)
+		}
+	}
+}
+
+func TestOnlyNamedKeysChanged(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want bool
+	}{
+		{"return redis.call('DEL', KEYS[1])", true},
+		{"local id = redis.call('RPOP', KEYS[1])\nredis.call('HSET', ARGV[1] .. id, 'state', 'active')\nredis.call('HDEL', ARGV[1] .. id, 'queued_at')", true},
+		{"redis.call('DEL', ARGV[1] .. ':lock')", false},
+		{"for _, k in ipairs(KEYS) do redis.call('PEXPIRE', k, ARGV[1]) end", false},
+		{"redis.call('SET', ARGV[1], ARGV[2], 'NX', 'PX', 100)", false},
+	} {
+		if got := Parse(tt.src).OnlyNamedKeysChanged(); got != tt.want {
+			t.Errorf("OnlyNamedKeysChanged(%q) = %v, want %v", tt.src, got, tt.want)
 		}
 	}
 }
