@@ -82,8 +82,11 @@
 //     that option on gorm v2, which ignores it), directly or in a helper
 //     given the transaction (loadOrderTx(tx, id, true); a lock that hangs
 //     on a bool parameter counts only with a constant true), when the
-//     code tests what the locked read returned (an if or switch on it)
-//     before the write: the database makes a stale holder's transaction
+//     code tests what the locked read returned (an if or switch on it,
+//     also on the fields of a struct it scanned into) before the write,
+//     or when the locked read selects only rows in the state the UPDATE
+//     moves them out of (SELECT ... FROM outbox WHERE status = 0 ... FOR
+//     UPDATE SKIP LOCKED, then UPDATE outbox SET status = 1): the database makes a stale holder's transaction
 //     wait for the newer one's and re-read what it wrote, so the decision
 //     is made where the write lands, which is what a fence is for. A row
 //     lock taken through the pool, after the write, or only to write (a

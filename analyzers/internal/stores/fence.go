@@ -97,11 +97,12 @@ func selfGuarded(q string) bool {
 }
 
 // whereGuards reports whether the condition where requires one of the
-// columns to be empty or to hold an expected value.
+// columns to be empty or to hold an expected value (a parameter, a string
+// or a number: status = 0).
 func whereGuards(where string, cols []string) bool {
 	for _, c := range cols {
 		col := regexp.QuoteMeta(c)
-		guard := regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.])[\x60"]?` + col + `[\x60"]?\s*(?:is\s+null\b|=\s*(?:''|'[^']*'|\?|\$\d+|:[A-Za-z_]\w*|@[A-Za-z_]\w*))`)
+		guard := regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.])[\x60"]?` + col + `[\x60"]?\s*(?:is\s+null\b|=\s*(?:''|'[^']*'|\?|\$\d+|:[A-Za-z_]\w*|@[A-Za-z_]\w*|-?\d+\b))`)
 		if guard.MatchString(where) {
 			return true
 		}

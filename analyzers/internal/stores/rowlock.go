@@ -146,8 +146,8 @@ func (r *rowLocker) readsOf(stmt ast.Node) map[types.Object]bool {
 			return false
 		case *ast.UnaryExpr:
 			if n.Op == token.AND {
-				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
-					add(id)
+				if id := rootIdent(n.X); id != nil {
+					add(id) // Scan(&state), Scan(&job.ID): the row lands in job
 				}
 			}
 		case *ast.ValueSpec:
@@ -158,6 +158,21 @@ func (r *rowLocker) readsOf(stmt ast.Node) map[types.Object]bool {
 		return true
 	})
 	return out
+}
+
+// rootIdent returns the variable a selector chain starts from (job in
+// job.Meta.ID), or nil.
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return x
+		case *ast.SelectorExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
 }
 
 // rechecked reports whether fn tests what the row lock ev read (an if or
@@ -211,6 +226,61 @@ func rechecked(info *types.Info, fn ast.Node, ev lockEvent, pos token.Pos) bool 
 		return !found
 	})
 	return found
+}
+
+// claims reports whether the locking read ev selects only rows in the
+// state that the UPDATE w moves them out of: SELECT ... FROM jobs WHERE
+// status = 0 ... FOR UPDATE [SKIP LOCKED], then UPDATE jobs SET status = 1.
+// The read's own condition is the test made under the row lock: the
+// database re-evaluates it on the current row (or skips a row another
+// claimant holds), so once a newer holder's transaction has claimed a
+// row, a stale holder's read no longer returns it.
+func (r *rowLocker) claims(ev lockEvent, w *Write) bool {
+	if w.via != nil || w.Kind != SQL || !w.Complete {
+		return false
+	}
+	m := updateSetWhere.FindStringSubmatch(w.Query)
+	if m == nil {
+		return false
+	}
+	var cols []string
+	for _, c := range setColumn.FindAllStringSubmatch(m[1], -1) {
+		cols = append(cols, c[1])
+	}
+	for _, a := range ev.call.Args {
+		if !r.lockingArg(a) {
+			continue
+		}
+		q, _ := Text(r.info, r.defs, a)
+		read := selectFromWhere.FindStringSubmatch(q)
+		if read != nil && sameTable(read[1], updateTable(w.Query)) && whereGuards(read[2], cols) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	// selectFromWhere: the table a SELECT reads and its condition, up to
+	// the clauses that follow it.
+	selectFromWhere = regexp.MustCompile(`(?is)^\s*select\s.*?\sfrom\s+(\S+).*?\swhere\s(.*?)(?:\s(?:group\s+by|order\s+by|limit|for\s+(?:no\s+key\s+)?update|for\s+(?:key\s+)?share|lock\s+in\s+share\s+mode)\b.*)?$`)
+	updateTableName = regexp.MustCompile(`(?is)^\s*update\s+(\S+)`)
+)
+
+func updateTable(q string) string {
+	if m := updateTableName.FindStringSubmatch(q); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// sameTable compares two table names without schema and quotes.
+func sameTable(a, b string) bool {
+	norm := func(s string) string {
+		s = strings.Trim(s, "`\"[];,()")
+		return strings.ToLower(s[strings.LastIndex(s, ".")+1:])
+	}
+	return a != "" && b != "" && norm(a) == norm(b)
 }
 
 // locks returns the handle through which call locks rows, or nil: a
@@ -387,7 +457,8 @@ func derives(info *types.Info, fn ast.Node, v types.Object, id *ast.Ident) bool 
 // root of its receiver chain, or an argument passed to a helper), runs
 // after a row lock taken through the same handle earlier in the function
 // around it, within root, and after a test of what that lock read.
-func (r *rowLocker) rowLocked(root ast.Node, call *ast.CallExpr, handle ast.Expr) bool {
+func (r *rowLocker) rowLocked(root ast.Node, w *Write, handle ast.Expr) bool {
+	call := w.Call
 	id, ok := handle.(*ast.Ident)
 	if !ok {
 		return false
@@ -409,7 +480,7 @@ func (r *rowLocker) rowLocked(root ast.Node, call *ast.CallExpr, handle ast.Expr
 			continue
 		}
 		eo := r.info.Uses[eid]
-		if (eo == v || derives(r.info, fn, v, eid) || eo != nil && derives(r.info, fn, eo, id)) && rechecked(r.info, fn, ev, call.Pos()) {
+		if (eo == v || derives(r.info, fn, v, eid) || eo != nil && derives(r.info, fn, eo, id)) && (rechecked(r.info, fn, ev, call.Pos()) || r.claims(ev, w)) {
 			return true
 		}
 	}
@@ -449,7 +520,7 @@ func (r *rowLocker) isRowLocked(root ast.Node, w *Write) bool {
 		return false
 	}
 	for _, h := range writeHandles(r.info, w) {
-		if r.rowLocked(root, w.Call, h) {
+		if r.rowLocked(root, w, h) {
 			return true
 		}
 	}

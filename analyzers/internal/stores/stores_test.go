@@ -118,6 +118,8 @@ func TestSelfGuarded(t *testing.T) {
 		"UPDATE t SET a = ?, b = ? WHERE id = ? AND c IS NULL":                                                                            false,
 		"DELETE FROM t WHERE owner IS NULL":                                                                                               false,
 		"UPDATE t SET a = ? WHERE ta = ?":                                                                                                 false,
+		"UPDATE jobs SET status = 2 WHERE id = ? AND status = 1":                                                                          true,
+		"UPDATE jobs SET status = 2 WHERE id = 1":                                                                                         false,
 	} {
 		if got := selfGuarded(q); got != want {
 			t.Errorf("selfGuarded(%q) = %v, want %v", q, got, want)

@@ -300,3 +300,106 @@ func claimAndRestockUnchecked(tx *gorm.DB, no, goods string) error {
 	}
 	return tx.Model(&Order{}).Where("id = ?", goods).Update("stock", 1).Error // want `gorm DB.Update under lock "lock:restock4:" \+ no \(redislock Client.Obtain\) carries no fencing token`
 }
+
+type outboxEvent struct {
+	ID      int64
+	Payload []byte
+}
+
+// An outbox claim: the locking read selects only rows still waiting
+// (status = 0) and skips rows another claimant holds; the UPDATE moves the
+// row out of that state. A stale holder's read no longer returns a row a
+// newer holder claimed: the read's own WHERE is the check under the lock.
+func claimNextEvent(ctx context.Context) error {
+	lock, err := rl.Obtain(ctx, "lock:outbox", 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var ev outboxEvent
+	if err := tx.QueryRowContext(ctx, "SELECT id, payload FROM outbox_events WHERE status = 0 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED").Scan(&ev.ID, &ev.Payload); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE outbox_events SET status = 1, attempts = attempts + 1 WHERE id = ?", ev.ID); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// The locking read selects the row by its id only: a stale holder's read
+// returns it again after the newer holder's commit, and nothing refuses
+// its update.
+func claimEventByID(ctx context.Context, id int64) error {
+	lock, err := rl.Obtain(ctx, "lock:outbox2", 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var ev outboxEvent
+	if err := tx.QueryRowContext(ctx, "SELECT id, payload FROM outbox_events WHERE id = ? FOR UPDATE", id).Scan(&ev.ID, &ev.Payload); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE outbox_events SET status = 1 WHERE id = ?", ev.ID); err != nil { // want `database/sql Tx.ExecContext under lock "lock:outbox2" \(redislock Client.Obtain\) carries no fencing token`
+		return err
+	}
+	return tx.Commit()
+}
+
+// The read's condition is on another table's column: the update of the
+// accounts row is not what the read selected on.
+func claimOtherTable(ctx context.Context) error {
+	lock, err := rl.Obtain(ctx, "lock:outbox3", 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var ev outboxEvent
+	if err := tx.QueryRowContext(ctx, "SELECT id, payload FROM outbox_events WHERE status = 0 LIMIT 1 FOR UPDATE").Scan(&ev.ID, &ev.Payload); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE accounts SET status = 1 WHERE id = ?", ev.ID); err != nil { // want `database/sql Tx.ExecContext under lock "lock:outbox3" \(redislock Client.Obtain\) carries no fencing token`
+		return err
+	}
+	return tx.Commit()
+}
+
+// The row lands in a struct's fields, and the state read under the lock
+// is tested before the write.
+func refundRow(ctx context.Context, id string) error {
+	lock, err := rl.Obtain(ctx, "lock:refund4:"+id, 5*time.Second, nil)
+	if err != nil {
+		return err
+	}
+	defer lock.Release(ctx)
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var o Order
+	if err := tx.QueryRowContext(ctx, "SELECT state FROM orders WHERE id = $1 FOR UPDATE", id).Scan(&o.State); err != nil {
+		return err
+	}
+	if o.State != "paid" {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE orders SET state = 'refunded' WHERE id = $1", id); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
