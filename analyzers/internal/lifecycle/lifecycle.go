@@ -2021,8 +2021,15 @@ func NamedAsRecord(text string) bool { return containsAny(unqualified(text), dat
 func recordNamed(a *Op) bool {
 	key := unqualified(a.Key.String())
 	return containsAny(a.KeyText(), dataWords) || containsAny(key, dataWords) || containsAny(key, pendingWords) ||
+		onceWord.MatchString(a.KeyText()) || onceWord.MatchString(key) ||
 		a.In.Decl != nil && named(a.In.Decl, dataWords)
 }
+
+// onceWord finds "once" as a word of a key (exp:once:<uid>, DoOnce,
+// run_once): a marker that lets something happen once per TTL. Only the
+// key counts: functions named runOnce or pollOnce run one round of a loop,
+// and may well lock it; nor does "once" inside a word (concert).
+var onceWord = regexp.MustCompile(`(?:^|[^A-Za-z])[Oo]nce|[a-z]Once`)
 
 // unqualified drops the package name from calls in a rendered key
 // (release.lockKey(*) -> lockKey(*)), so a package named "release" or
