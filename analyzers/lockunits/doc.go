@@ -49,7 +49,11 @@
 //     PX, EXPIRE, PEXPIRE or a script's ARGV used so gets a fact, and its
 //     callers' arguments are checked as if they stood there
 //     (writeLock(conn, key, secret, int64(10*time.Second)) sends
-//     nanoseconds to EX), also through helpers of helpers;
+//     nanoseconds to EX), also through helpers of helpers; and a
+//     time.Duration parameter a function hands unchanged to go-redis
+//     (func (r *Cache) SetNX(ctx, key, v, expiration time.Duration))
+//     makes a caller's bare r.SetNX(ctx, key, "1", 30) 30 nanoseconds,
+//     as it would be at go-redis;
 //   - a number turned into text by a string conversion, string(rune(n))
 //     or string(n), where a count of seconds or milliseconds goes (after
 //     EX/PX, to EXPIRE, in a script's ARGV): Go makes the character with

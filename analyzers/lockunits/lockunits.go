@@ -95,6 +95,7 @@ func (c *checker) check(cmd *redismodel.Command) {
 	switch cmd.Unit {
 	case redismodel.UnitDuration:
 		c.duration(cmd, e, ms)
+		c.durationParamUse(cmd, e)
 	case redismodel.UnitSeconds:
 		c.count(cmd, optName(cmd), e, ms, 1e9)
 		c.paramUse(cmd, optName(cmd), e, 1e9)

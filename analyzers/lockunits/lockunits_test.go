@@ -12,5 +12,5 @@ import (
 func TestLockUnits(t *testing.T) {
 	dir := testutil.GOPATH(t, "testdata")
 	analysistest.RunWithSuggestedFixes(t, dir, lockunits.Analyzer, "units", "unitsv8", "unitsv7", "unitsv6", "unitshelper", "unitscaller")
-	analysistest.Run(t, dir, lockunits.Analyzer, "unitsok", "unitslua")
+	analysistest.Run(t, dir, lockunits.Analyzer, "unitsok", "unitslua", "unitswrap")
 }

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
@@ -16,7 +17,9 @@ import (
 // its own (ttl int64) on as a TTL counted in seconds or milliseconds (after
 // EX or PX, to EXPIRE, as a script's ARGV used so): its callers' arguments
 // are checked as if they stood there (writeLock(conn, key, secret,
-// int64(10*time.Second)) sends nanoseconds to EX).
+// int64(10*time.Second)) sends nanoseconds to EX). It also marks a
+// time.Duration parameter passed unchanged to a client that takes a
+// time.Duration (a SetNX wrapper): a caller's bare 30 is 30ns there.
 type TTLParamFact struct {
 	Uses []TTLParamUse
 }
@@ -26,9 +29,13 @@ type TTLParamUse struct {
 	Param   int    // index in the signature
 	Opt     string // "EX (ARGV[2] in the script)"
 	Where   string // "redis_cache.go:498"
-	Want    int64  // nanoseconds per unit the position takes: 1e9 or 1e6
+	Want    int64  // nanoseconds per unit the position takes: 1e9, 1e6, or 1 for a time.Duration
 	Client  redismodel.Client
 	Package string
+	// For a time.Duration (Want 1): the client method that takes it
+	// (SetNX) and whether it acquires a lock.
+	Setter  string
+	Acquire bool
 }
 
 func (*TTLParamFact) AFact() {}
@@ -59,6 +66,71 @@ func (c *checker) paramUse(cmd *redismodel.Command, opt string, e ast.Expr, want
 	c.addUse(fd, v, TTLParamUse{
 		Opt: opt, Where: c.where(cmd.Call.Pos()), Want: want, Client: cmd.Client, Package: cmd.Package,
 	})
+}
+
+// durationParamUse records, when e is a time.Duration parameter of the
+// function cmd runs in, passed on unchanged, that the function hands it to
+// a client that takes a time.Duration.
+func (c *checker) durationParamUse(cmd *redismodel.Command, e ast.Expr) {
+	if cmd.Client != redismodel.GoRedis {
+		return // rueidis's Ex and Px truncate: checked where they are called
+	}
+	if v := c.durationParam(cmd.In.Decl, e); v != nil {
+		c.addUse(cmd.In.Decl, v, TTLParamUse{
+			Opt: c.callName(cmd), Where: c.where(cmd.Call.Pos()), Want: 1, Client: cmd.Client, Package: cmd.Package,
+			Setter: cmd.TTLSetter(), Acquire: cmd.AcquiresNX(),
+		})
+	}
+}
+
+// durationParam returns the parameter of fd that e names, when it is a
+// time.Duration.
+func (c *checker) durationParam(fd *ast.FuncDecl, e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || fd == nil {
+		return nil
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || !isParam(c.pass.TypesInfo, fd, v) || !isDuration(v.Type()) {
+		return nil
+	}
+	return v
+}
+
+// passedDuration checks a caller's argument for a time.Duration parameter
+// that reaches the client unchanged: a bare number there is nanoseconds,
+// as it would be at the client.
+func (c *checker) passedDuration(fd *ast.FuncDecl, call *ast.CallExpr, arg ast.Expr, u TTLParamUse, report bool) {
+	if v := c.durationParam(fd, arg); v != nil {
+		u.Param = 0
+		c.addUse(fd, v, u)
+		return
+	}
+	if !report {
+		return
+	}
+	d, ok := c.m.bareConstant(arg)
+	if !ok || d <= 0 || d >= 1e9 {
+		return
+	}
+	wire := bareSent(u.Client, u.Package, u.Setter, d)
+	if wire == "" {
+		return
+	}
+	hint := ""
+	if u.Acquire {
+		hint = "; or use safelock.Locker.TryAcquire, which takes the TTL as a time.Duration"
+	}
+	src := c.src(arg)
+	diag := analysis.Diagnostic{
+		Pos: arg.Pos(), End: arg.End(),
+		Message: fmt.Sprintf("%s passes this time.Duration on to %s (%s), so TTL %s is %d nanoseconds: %s; write %s*time.Second (or the unit you meant)%s",
+			calleeName(c.pass.TypesInfo, call), u.Opt, u.Where, src, d, wire, src, hint),
+	}
+	if rel := c.constDecl(arg); rel != nil {
+		diag.Related = rel
+	}
+	c.pass.Report(diag)
 }
 
 func (c *checker) addUse(fd *ast.FuncDecl, v *types.Var, u TTLParamUse) {
@@ -132,6 +204,10 @@ func (c *checker) passParams(fd *ast.FuncDecl, report bool) {
 				continue
 			}
 			arg := call.Args[u.Param]
+			if u.Want == 1 {
+				c.passedDuration(fd, call, arg, u, report)
+				continue
+			}
 			opt := fmt.Sprintf("%s at %s, through %s", u.Opt, u.Where, calleeName(c.pass.TypesInfo, call))
 			if id, ok := ast.Unparen(arg).(*ast.Ident); ok && !c.m.of(arg).known() {
 				if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok && isParam(c.pass.TypesInfo, fd, v) {

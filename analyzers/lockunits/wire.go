@@ -128,8 +128,12 @@ func unitName(per int64) string {
 // bareOnWire says what a client sends for a time.Duration TTL of d
 // nanoseconds, 0 < d < 1s, given to method of cmd.
 func bareOnWire(cmd *redismodel.Command, d int64) string {
-	name := cmd.TTLSetter()
-	if cmd.Client == redismodel.Rueidis {
+	return bareSent(cmd.Client, cmd.Package, cmd.TTLSetter(), d)
+}
+
+// bareSent is bareOnWire for the method name of a client of package pkg.
+func bareSent(client redismodel.Client, pkg, name string, d int64) string {
+	if client == redismodel.Rueidis {
 		switch name {
 		case "Ex":
 			return fmt.Sprintf("rueidis Ex truncates it to whole seconds and sends EX %d, which Redis rejects (invalid expire time)", d/1e9)
@@ -141,10 +145,10 @@ func bareOnWire(cmd *redismodel.Command, d int64) string {
 		}
 		return ""
 	}
-	if cmd.Client != redismodel.GoRedis {
+	if client != redismodel.GoRedis {
 		return ""
 	}
-	v := goRedisMajor(cmd.Package)
+	v := goRedisMajor(pkg)
 	rounds := v >= 8
 	switch name {
 	case "Expire", "ExpireNX", "ExpireXX", "ExpireGT", "ExpireLT", "SetEx", "SetEX":
