@@ -22,7 +22,11 @@
 //     code was given so that tests can replace it (r.now() of a now
 //     func() time.Time field, the Now() time.Time of a Clock interface);
 //   - the hostname, the process ID (os.Hostname, os.Getpid) or a
-//     goroutine id parsed from runtime.Stack, alone or together;
+//     goroutine id parsed from runtime.Stack, alone or together, or with
+//     a timestamp coarser than a nanosecond (host-pid-Unix()); with
+//     t.UnixNano() the host or process and the nanosecond together tell
+//     holders apart (hostname-UnixNano, the per-process leader id real
+//     code uses), and that is not reported;
 //   - an unexported field nothing in the package ever sets (its zero
 //     value, the same for every holder);
 //   - for a Redisson-style hash lock, the owner field (HINCRBY k ARGV[2] 1)
@@ -74,7 +78,8 @@
 // its own (Lock(key) setting "locked") is reported where it is called,
 // when that caller releases or renews the lock.
 // Formatting (fmt.Sprintf, strconv, hex, base64, concatenation) keeps the
-// sources of its parts: hostname + PID + a timestamp is still reported.
+// sources of its parts: hostname + PID + a timestamp in seconds is still
+// reported.
 //
 // Only locks are judged: a key acquired with NX that is later released,
 // renewed (outside the code that acquires it) or written with IFEQ. An

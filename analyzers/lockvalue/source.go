@@ -28,13 +28,22 @@ const (
 	kNeutral                    // durations, lengths, zeroed buffers: no uniqueness, no harm
 	kUnknown                    // anything else: crypto/rand, UUIDs, caller input, ...
 	kGoroutine                  // a goroutine id parsed from runtime.Stack
+	kNano                       // with kTime: the timestamp counts nanoseconds (t.UnixNano())
 )
 
 const weakKinds = kConst | kKey | kKeyPart | kTime | kHost | kPID | kMathRand | kGoroutine
 
 // weak reports whether every part of the value is known and none of them
-// can tell one holder from another.
-func (k kind) weak() bool { return k&kUnknown == 0 && k&weakKinds != 0 }
+// can tell one holder from another. A nanosecond timestamp joined with the
+// host or the process (host-pid-UnixNano, a per-process leader id) is not
+// weak: two holders would need the same host or process and the same
+// nanosecond.
+func (k kind) weak() bool {
+	if k&kNano != 0 && k&kTime != 0 && k&(kHost|kPID) != 0 {
+		return false
+	}
+	return k&kUnknown == 0 && k&weakKinds != 0
+}
 
 // val is what the tracer found about one expression.
 type val struct {
@@ -906,6 +915,9 @@ func (t *tracer) funcCall(call *ast.CallExpr, fn *types.Func, idx int, c ctx, ar
 		}
 		if name == "Format" || name == "AppendFormat" {
 			return r // the layout shapes the text; it adds no uniqueness
+		}
+		if name == "UnixNano" {
+			r.k |= kNano
 		}
 		return r.or(args())
 	case isGTime(path) && sig.Recv() == nil:

@@ -18,13 +18,27 @@ func redigoConst(conn redis.Conn, key string) error {
 	return err
 }
 
-// Options in any order and case, split over lines.
+// Options in any order and case, split over lines. The host, the process
+// and a second-resolution timestamp: two goroutines of the process acquire
+// within one second.
 func redigoOwner(conn redis.Conn, key string) {
 	host, _ := os.Hostname()
-	owner := fmt.Sprintf("%s/%d/%d", host, os.Getpid(), time.Now().UnixNano())
+	owner := fmt.Sprintf("%s/%d/%d", host, os.Getpid(), time.Now().Unix())
 	reply, err := conn.Do("set", key, owner, // want `lock key stores a timestamp, the hostname and the process ID as its value`
 		"px", 30000,
 		"nx")
+	if err != nil || reply == nil {
+		return
+	}
+	conn.Do("del", key)
+}
+
+// A nanosecond timestamp with the host or the process: two holders would
+// need the same process and the same nanosecond.
+func redigoNanoOwner(conn redis.Conn, key string) {
+	host, _ := os.Hostname()
+	owner := fmt.Sprintf("%s-%d", host, time.Now().UnixNano())
+	reply, err := conn.Do("SET", key, owner, "PX", 30000, "NX")
 	if err != nil || reply == nil {
 		return
 	}
