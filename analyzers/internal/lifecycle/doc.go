@@ -122,8 +122,9 @@
 // lock word only in the variable holding the key does not count), when its
 // outcome is never read and its function does not delete it, or when its
 // key or function names a record (done, complete, processed, seen,
-// dedup, nonce, idempotent, replay, ...; "once" as a word of the key:
-// exp:once:<uid>, DoOnce), or its key names work waiting
+// dedup, nonce, idem(potent), replay, ...; "once" as a word of the key:
+// exp:once:<uid>, DoOnce; or a method of a type named as an idempotency
+// or dedup store), or its key names work waiting
 // to run (pending, queued, scheduled: a marker that keeps a second retry
 // or job from being scheduled, dropped by whoever runs it; a function
 // named after pending work may lock each item it takes, so only the key

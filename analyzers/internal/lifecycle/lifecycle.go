@@ -1818,7 +1818,7 @@ var leaseRenewWords = append([]string{"renew", "keepalive", "heartbeat"}, lockWo
 // dataWords name keys that record that something happened once (a
 // message consumed, a request seen), written with NX so the first writer
 // wins: an idempotency or dedup record, not a lock.
-var dataWords = []string{"idempot", "dedup", "duplicate", "done", "complete", "processed", "seen", "nonce", "consumed", "handled", "replay"}
+var dataWords = []string{"idem", "dedup", "duplicate", "done", "complete", "processed", "seen", "nonce", "consumed", "handled", "replay"}
 
 // pendingWords, in a key, say that work is waiting to run (a retry
 // pending, a job queued, a send scheduled): an NX key so named keeps a
@@ -2022,7 +2022,18 @@ func recordNamed(a *Op) bool {
 	key := unqualified(a.Key.String())
 	return containsAny(a.KeyText(), dataWords) || containsAny(key, dataWords) || containsAny(key, pendingWords) ||
 		onceWord.MatchString(a.KeyText()) || onceWord.MatchString(key) ||
-		a.In.Decl != nil && named(a.In.Decl, dataWords)
+		a.In.Decl != nil && (named(a.In.Decl, dataWords) || recordReceiver(a.In.Decl))
+}
+
+// recordReceiver reports whether fd is a method of a type named as a
+// store of idempotency or dedup records (IdempotencyStore.CheckAndMark,
+// dedupCache.Claim). Only these words: as substrings of a type's name
+// the others match too much (Abandoned has "done").
+func recordReceiver(fd *ast.FuncDecl) bool {
+	if fd.Recv == nil {
+		return false
+	}
+	return containsAny(types.ExprString(fd.Recv.List[0].Type), []string{"idem", "dedup"})
 }
 
 // onceWord finds "once" as a word of a key (exp:once:<uid>, DoOnce,

@@ -371,3 +371,38 @@ func holdConcertSeat(ctx context.Context, seat string) error {
 	defer rdb.Del(ctx, "concert:seat:"+seat)
 	return nil
 }
+
+// An idempotency key held while a request runs and dropped when it ends:
+// a record of the request, however it is shaped.
+func transfer(ctx context.Context, key string) error {
+	idemKey := "transfer:" + key
+	ok, err := rdb.SetNX(ctx, idemKey, "__IN_PROGRESS__", 24*time.Hour).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer rdb.Del(ctx, idemKey)
+	return nil
+}
+
+// A store of processed events, by its type's name.
+type idempotencyStore struct{}
+
+func (s *idempotencyStore) checkAndMark(ctx context.Context, id string) (bool, error) {
+	return rdb.SetNX(ctx, "square:event:"+id, "1", time.Hour).Result()
+}
+
+func (s *idempotencyStore) forget(ctx context.Context, id string) {
+	rdb.Del(ctx, "square:event:"+id)
+}
+
+// Other record words do not count in a type's name: "done" is in
+// Abandoned.
+type abandonedCartSweeper struct{}
+
+func (s *abandonedCartSweeper) sweep(ctx context.Context) {
+	ok, err := rdb.SetNX(ctx, "cart:sweep", "1", time.Minute).Result() // want `stores the constant "1" as its value`
+	if err != nil || !ok {
+		return
+	}
+	defer rdb.Del(ctx, "cart:sweep")
+}
