@@ -74,7 +74,10 @@
 //     recordLoss or logLost, which only count it), panics or exits, or returns from a function that
 //     defers a cancel (go func() { defer cancel(); ... if n == 0 {
 //     return } }(): the return runs it; a deferred close(done), wg.Done(),
-//     Go-mutex Unlock or Release tells the holder nothing), or returns,
+//     Go-mutex Unlock or Release tells the holder nothing, unless the
+//     channel closed is one every caller returns to its own caller: the
+//     lost channel tryAcquire hands the holder after go extend(m, lost,
+//     stop)), or returns,
 //     leaving the loop, from a keep-alive helper of the package (it
 //     returns nothing) whose every call is heard: go func() { defer
 //     cancel(); keepUp(ctx, lock) }() cancels, or sends or closes, when

@@ -503,6 +503,9 @@ climb:
 				if section.Returns(n.Body) && callersHearReturn(pass, path) {
 					reaches = true // go func() { defer cancel(); keepUp(ctx, lock) }()
 				}
+				if section.Returns(n.Body) && closesLostChannel(pass, path) {
+					reaches = true // defer close(lost), lost being the channel the acquire hands its caller
+				}
 				if atValue == nil && mentionsValue(info, n.Cond, vars) {
 					atValue = head.Cond
 				}
@@ -959,6 +962,89 @@ func callersHearReturn(pass *analysis.Pass, path []ast.Node) bool {
 		})
 	}
 	return calls > 0 && heard
+}
+
+// closesLostChannel reports whether the keep-alive function around path
+// defers close(p) of a channel parameter p that every caller passes from
+// a variable its own function returns: tryAcquire makes lost, starts go
+// extend(mutex, lost, stop) and returns lost to the holder, so extend's
+// return closes the holder's lost channel. (A deferred close of a channel
+// only the releaser waits on says the goroutine ended, nothing more.)
+func closesLostChannel(pass *analysis.Pass, path []ast.Node) bool {
+	fd := declOf(path)
+	if fd == nil || inFuncLit(path) {
+		return false
+	}
+	fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return false
+	}
+	params := fn.Type().(*types.Signature).Params()
+	closed := -1
+	defers(fd.Body, func(call *ast.CallExpr) bool {
+		b, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Builtin)
+		if !ok || b.Name() != "close" || len(call.Args) != 1 {
+			return false
+		}
+		id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		for i := 0; i < params.Len(); i++ {
+			if pass.TypesInfo.Uses[id] == params.At(i) {
+				closed = i
+				return true
+			}
+		}
+		return false
+	})
+	if closed < 0 {
+		return false
+	}
+	calls, handed := 0, true
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || typeutil.Callee(pass.TypesInfo, call) != fn {
+				return true
+			}
+			calls++
+			if closed >= len(call.Args) {
+				handed = false
+				return true
+			}
+			id, ok := ast.Unparen(call.Args[closed]).(*ast.Ident)
+			caller := declOf(enclosing(pass, call))
+			if !ok || caller == nil || !returnsVar(pass.TypesInfo, caller, pass.TypesInfo.Uses[id]) {
+				handed = false
+			}
+			return true
+		})
+	}
+	return calls > 0 && handed
+}
+
+// returnsVar reports whether fd returns v itself in some return statement
+// of its own body.
+func returnsVar(info *types.Info, fd *ast.FuncDecl, v types.Object) bool {
+	if v == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if id, ok := ast.Unparen(r).(*ast.Ident); ok && info.Uses[id] == v {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // hearsReturn reports whether the function with body, calling a keep-alive
