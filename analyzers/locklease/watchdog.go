@@ -930,38 +930,46 @@ func callersHearReturn(pass *analysis.Pass, path []ast.Node) bool {
 	if !ok || fn.Type().(*types.Signature).Results().Len() != 0 {
 		return false
 	}
-	calls, heard := 0, true
-	for _, f := range pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || typeutil.Callee(pass.TypesInfo, call) != fn {
-				return true
+	heard := true
+	calls := forEachCall(pass, fn, func(call *ast.CallExpr) {
+		cp := enclosing(pass, call)
+		if len(cp) < 3 {
+			heard = false
+			return
+		}
+		st, ok := cp[1].(*ast.ExprStmt)
+		var body *ast.BlockStmt
+		for _, p := range cp {
+			if lit, isLit := p.(*ast.FuncLit); isLit {
+				body = lit.Body
+				break
 			}
-			calls++
-			cp := enclosing(pass, call)
-			if len(cp) < 3 {
-				heard = false
-				return true
+			if d, isDecl := p.(*ast.FuncDecl); isDecl {
+				body = d.Body
+				break
 			}
-			st, ok := cp[1].(*ast.ExprStmt)
-			var body *ast.BlockStmt
-			for _, p := range cp {
-				if lit, isLit := p.(*ast.FuncLit); isLit {
-					body = lit.Body
-					break
-				}
-				if d, isDecl := p.(*ast.FuncDecl); isDecl {
-					body = d.Body
-					break
-				}
-			}
-			if !ok || body == nil || !hearsReturn(pass, body, cp[2:], st) {
-				heard = false
+		}
+		if !ok || body == nil || !hearsReturn(pass, body, cp[2:], st) {
+			heard = false
+		}
+	})
+	return calls > 0 && heard
+}
+
+// forEachCall calls f with every call of fn in the package's files and
+// returns how many there are.
+func forEachCall(pass *analysis.Pass, fn *types.Func, f func(*ast.CallExpr)) int {
+	calls := 0
+	for _, file := range pass.Files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && typeutil.Callee(pass.TypesInfo, call) == fn {
+				calls++
+				f(call)
 			}
 			return true
 		})
 	}
-	return calls > 0 && heard
+	return calls
 }
 
 // closesLostChannel reports whether the keep-alive function around path
@@ -1001,26 +1009,18 @@ func closesLostChannel(pass *analysis.Pass, path []ast.Node) bool {
 	if closed < 0 {
 		return false
 	}
-	calls, handed := 0, true
-	for _, f := range pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || typeutil.Callee(pass.TypesInfo, call) != fn {
-				return true
-			}
-			calls++
-			if closed >= len(call.Args) {
-				handed = false
-				return true
-			}
-			id, ok := ast.Unparen(call.Args[closed]).(*ast.Ident)
-			caller := declOf(enclosing(pass, call))
-			if !ok || caller == nil || !returnsVar(pass.TypesInfo, caller, pass.TypesInfo.Uses[id]) {
-				handed = false
-			}
-			return true
-		})
-	}
+	handed := true
+	calls := forEachCall(pass, fn, func(call *ast.CallExpr) {
+		if closed >= len(call.Args) {
+			handed = false
+			return
+		}
+		id, ok := ast.Unparen(call.Args[closed]).(*ast.Ident)
+		caller := declOf(enclosing(pass, call))
+		if !ok || caller == nil || !returnsVar(pass.TypesInfo, caller, pass.TypesInfo.Uses[id]) {
+			handed = false
+		}
+	})
 	return calls > 0 && handed
 }
 
