@@ -526,9 +526,12 @@ func (c *checker) constDecl(e ast.Expr) []analysis.RelatedInformation {
 	return []analysis.RelatedInformation{{Pos: obj.Pos(), Message: obj.Name() + " is declared without a time unit"}}
 }
 
+// safelockHint ends a message about a lock's acquire.
+const safelockHint = "; or use safelock.Locker.TryAcquire, which takes the TTL as a time.Duration"
+
 func (c *checker) lockHint(cmd *redismodel.Command) string {
 	if cmd.AcquiresNX() {
-		return "; or use safelock.Locker.TryAcquire, which takes the TTL as a time.Duration"
+		return safelockHint
 	}
 	return ""
 }

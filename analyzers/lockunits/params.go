@@ -119,7 +119,7 @@ func (c *checker) passedDuration(fd *ast.FuncDecl, call *ast.CallExpr, arg ast.E
 	}
 	hint := ""
 	if u.Acquire {
-		hint = "; or use safelock.Locker.TryAcquire, which takes the TTL as a time.Duration"
+		hint = safelockHint
 	}
 	src := c.src(arg)
 	diag := analysis.Diagnostic{

@@ -2033,8 +2033,10 @@ func recordReceiver(fd *ast.FuncDecl) bool {
 	if fd.Recv == nil {
 		return false
 	}
-	return containsAny(types.ExprString(fd.Recv.List[0].Type), []string{"idem", "dedup"})
+	return containsAny(types.ExprString(fd.Recv.List[0].Type), recordTypeWords)
 }
+
+var recordTypeWords = []string{"idem", "dedup"}
 
 // onceWord finds "once" as a word of a key (exp:once:<uid>, DoOnce,
 // run_once): a marker that lets something happen once per TTL. Only the

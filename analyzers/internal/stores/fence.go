@@ -85,15 +85,21 @@ var (
 
 // selfGuarded is SelfGuarded for statement text q.
 func selfGuarded(q string) bool {
+	cols, where, ok := updateParts(q)
+	return ok && whereGuards(where, cols)
+}
+
+// updateParts splits an UPDATE's text into the columns it sets and its
+// condition; ok is false for any other statement.
+func updateParts(q string) (cols []string, where string, ok bool) {
 	m := updateSetWhere.FindStringSubmatch(q)
 	if m == nil {
-		return false
+		return nil, "", false
 	}
-	var cols []string
 	for _, c := range setColumn.FindAllStringSubmatch(m[1], -1) {
 		cols = append(cols, c[1])
 	}
-	return whereGuards(m[2], cols)
+	return cols, m[2], true
 }
 
 // whereGuards reports whether the condition where requires one of the

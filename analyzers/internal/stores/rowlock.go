@@ -239,13 +239,9 @@ func (r *rowLocker) claims(ev lockEvent, w *Write) bool {
 	if w.via != nil || w.Kind != SQL || !w.Complete {
 		return false
 	}
-	m := updateSetWhere.FindStringSubmatch(w.Query)
-	if m == nil {
+	cols, _, ok := updateParts(w.Query)
+	if !ok {
 		return false
-	}
-	var cols []string
-	for _, c := range setColumn.FindAllStringSubmatch(m[1], -1) {
-		cols = append(cols, c[1])
 	}
 	for _, a := range ev.call.Args {
 		if !r.lockingArg(a) {
