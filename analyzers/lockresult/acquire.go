@@ -87,6 +87,15 @@ func rawAcquire(info *types.Info, cmd *redismodel.Command) *acquire {
 		a.signal = byValue
 		a.okAt, a.errAt = 0, 1
 		return a
+	case redismodel.Radix:
+		// cmd.Call is the action; its reply goes into the receiver, and
+		// the Do it is passed to returns only an error (see check).
+		a.name = "SET NX"
+		if cmd.Name == "SETNX" {
+			a.name = "SETNX"
+		}
+		a.signal = byValue // a nil reply (SET NX) or 0 (SETNX) with a nil error
+		return a
 	case redismodel.Rueidis:
 		// cmd.Call is Build(); the result is that of the Do it is passed to.
 		a.name = "SET NX"

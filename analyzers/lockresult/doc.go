@@ -15,7 +15,10 @@
 //     reported without one: go-redis SetNX returns false and a nil error,
 //     redigo's Do returns a nil reply (SET NX) or 0 (SETNX) and a nil error;
 //     also through the command kept in a variable (cmd.Err(), _, err :=
-//     cmd.Result()), and a bool or reply that is only logged;
+//     cmd.Result()), and a bool or reply that is only logged; a radix
+//     action whose receiver is nil or a variable nothing reads
+//     (radix.Cmd(nil, "SET", k, v, "NX", "EX", "10")): radix's Do returns
+//     only the error and writes the reply into the receiver;
 //   - a failure branch that falls through into the critical section:
 //     if !ok { log.Print("busy") } followed by the work, found on the
 //     control-flow graph (if, else, switch on ok or err, errors.Is, nil

@@ -232,7 +232,21 @@ func isDel(o *lifecycle.Op) bool {
 
 func (r *runner) check(file *ast.File, fd *ast.FuncDecl, a *acquire, op *lifecycle.Op) {
 	info := r.pass.TypesInfo
-	out := outcomeOf(info, file, fd, a)
+	var out outcome
+	if a.cmd != nil && a.cmd.Client == redismodel.Radix {
+		// The reply is in the action's receiver; only a dropped one is
+		// judged (what is done with a reply read into a variable is not
+		// followed yet).
+		if op == nil || !lifecycle.RadixReplyDropped(r.pass, op) {
+			return
+		}
+		out.verdict = errOnly
+		if lifecycle.Discarded(r.pass, op) {
+			out.verdict = discarded
+		}
+	} else {
+		out = outcomeOf(info, file, fd, a)
+	}
 	if out.verdict == returned {
 		if fn, ok := info.Defs[fd.Name].(*types.Func); ok && r.facts[fn] == nil {
 			out.fact.Via = r.where(a)
@@ -640,6 +654,10 @@ func checkHint(a *acquire) string {
 		return `check the token too (if token == "" { return })`
 	case a.cmd != nil && a.cmd.Client == redismodel.GoZero:
 		return "check the bool too (ok, err := rds.SetnxExCtx(...); if err != nil || !ok { return })"
+	case a.cmd != nil && a.cmd.Client == redismodel.Radix && a.cmd.Name == "SETNX":
+		return "read the reply (radix.Cmd(&n, ...)) and check it (if n != 1 { return })"
+	case a.cmd != nil && a.cmd.Client == redismodel.Radix:
+		return `read the reply (radix.Cmd(&reply, ...)) and check it (if reply != "OK" { return })`
 	case a.cmd != nil && a.cmd.Method.Name() == "SetNX":
 		return "check the bool too (ok, err := ....Result(); if err != nil || !ok { return })"
 	case a.cmd != nil && a.cmd.Name == "SET":

@@ -268,7 +268,7 @@ func (c *checker) count(cmd *redismodel.Command, opt string, e ast.Expr, ms meas
 		return
 	}
 	if ms.dur {
-		bad := cmd.Client == redismodel.Redigo
+		bad := cmd.Client == redismodel.Redigo || cmd.Client == redismodel.Radix
 		if cmd.Client == redismodel.GoRedis {
 			v := goRedisMajor(cmd.Package)
 			bad = v <= 7 || ms.per != want

@@ -55,6 +55,8 @@ func durationOnWire(cmd *redismodel.Command, opt string, d int64, want int64) st
 			return "go-redis v8 before v8.11.5 cannot encode a time.Duration argument (the command fails), and v8.11.5 sends its nanosecond count: " + scaled(opt, d, 1, want)
 		}
 		return "go-redis v9 sends a time.Duration as its nanosecond count: " + scaled(opt, d, 1, want)
+	case redismodel.Radix:
+		return "radix's FlatCmd sends a time.Duration as its nanosecond count: " + scaled(opt, d, 1, want)
 	}
 	return scaled(opt, d, 1, want)
 }

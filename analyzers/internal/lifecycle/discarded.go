@@ -27,6 +27,9 @@ func Discarded(pass *analysis.Pass, op *Op) bool {
 	if op.In.Multi || op.In.Pipeline {
 		return queuedAndDropped(pass, op)
 	}
+	if isRadixAction(op) && !RadixReplyDropped(pass, op) {
+		return false
+	}
 	path := callPath(pass, op.Call)
 	var cur ast.Node = op.Call
 	for i := 0; i < len(path); i++ {
@@ -99,6 +102,9 @@ func OutcomeIgnored(pass *analysis.Pass, op *Op) bool {
 	}
 	if op.In.Multi || op.In.Pipeline {
 		return false
+	}
+	if isRadixAction(op) {
+		return RadixReplyDropped(pass, op) // the Do's error alone is seen
 	}
 	path := callPath(pass, op.Call)
 	if len(path) > 1 {
@@ -584,4 +590,47 @@ func declIn(path []ast.Node) *ast.FuncDecl {
 		}
 	}
 	return nil
+}
+
+// isRadixAction reports whether op is a radix action built here, whose
+// reply goes into its receiver rather than a result of the call.
+func isRadixAction(op *Op) bool {
+	return op.Cmd != nil && op.Cmd.Client == redismodel.Radix && op.Via == nil && op.Call == op.Cmd.Call
+}
+
+// RadixReplyDropped reports whether nothing reads a radix action's reply:
+// its receiver is nil, or a local variable (radix.Cmd(&reply, ...)) that
+// the function never mentions elsewhere.
+func RadixReplyDropped(pass *analysis.Pass, op *Op) bool {
+	rcv := ast.Unparen(op.Cmd.ReplyTo)
+	if tv, ok := pass.TypesInfo.Types[rcv]; ok && tv.IsNil() {
+		return true
+	}
+	u, ok := rcv.(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return false
+	}
+	id, ok := ast.Unparen(u.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, _ := pass.TypesInfo.Uses[id].(*types.Var)
+	var body *ast.BlockStmt
+	switch {
+	case op.In.Lit != nil:
+		body = op.In.Lit.Body
+	case op.In.Decl != nil:
+		body = op.In.Decl.Body
+	}
+	if v == nil || body == nil || v.Pos() < body.Pos() || v.Pos() >= body.End() {
+		return false // not a variable of this function: read elsewhere, maybe
+	}
+	read := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if x, ok := n.(*ast.Ident); ok && x != id && pass.TypesInfo.Uses[x] == v {
+			read = true
+		}
+		return !read
+	})
+	return !read
 }

@@ -19,6 +19,8 @@
 //     rueidis.NewLuaScript(...).Exec.
 //   - gredis.go: GoFrame's gredis client (g.Redis().SetNX, Do, Eval).
 //   - gozero.go: go-zero's *redis.Redis (SetnxEx, DelCtx, EvalCtx).
+//   - radix.go: mediocregopher/radix v3 and v4 actions (radix.Cmd,
+//     radix.FlatCmd, EvalScript.Cmd), sent later by a client's Do.
 //   - args.go: the raw-argument parser shared by Do-style calls.
 //   - script.go: finding Lua text behind an expression: literals, constants,
 //     package-level variables, //go:embed files, NewScript values.
@@ -49,6 +51,7 @@ const (
 	Rueidis                   // redis/rueidis
 	GoFrame                   // gogf/gf gredis
 	GoZero                    // zeromicro/go-zero core/stores/redis
+	Radix                     // mediocregopher/radix v3, v4
 )
 
 func (c Client) String() string {
@@ -63,6 +66,8 @@ func (c Client) String() string {
 		return "gredis"
 	case GoZero:
 		return "go-zero"
+	case Radix:
+		return "radix"
 	}
 	return "unknown"
 }
@@ -102,6 +107,9 @@ type Command struct {
 	Recv    ast.Expr      // the client, connection, pipeline or script the method is called on
 	Conn    ast.Expr      // the client passed to Script.Run/Script.Do/Lua.Exec, if any
 	CtxArg  ast.Expr      // context.Context argument, if any
+	// ReplyTo is where a radix action writes its reply (its rcv
+	// argument: &v, a radix.MaybeNil, or nil to drop it).
+	ReplyTo ast.Expr
 
 	Keys  []ast.Expr // key arguments, in order
 	Value ast.Expr   // the value of SET/SETNX/SETEX

@@ -73,7 +73,7 @@ func ImportsClient(pkg *types.Package) bool {
 
 // IsClientPackage reports whether path is a supported client package.
 func IsClientPackage(path string) bool {
-	return isGoRedis(path) || isRedigo(path) || isRueidis(path) || isGoFrame(path) || isGoZero(path)
+	return isGoRedis(path) || isRedigo(path) || isRueidis(path) || isGoFrame(path) || isGoZero(path) || isRadix(path)
 }
 
 // Scan visits every call expression inside function bodies (and
@@ -125,6 +125,8 @@ func (p *parser) command(call *ast.CallExpr) *Command {
 		return p.goFrame(call, fn)
 	case isGoZero(path):
 		return p.goZero(call, fn)
+	case isRadix(path):
+		return p.radix(call, fn)
 	case p.isRaw(fn):
 		return p.redigo(call, fn)
 	case goRedisSubset(fn) || p.optedIn(fn):
@@ -155,6 +157,8 @@ type scanner struct {
 	raw   rawTx
 	// multiRanges are rueidis DoMulti calls that start with MULTI.
 	multiRanges [][2]token.Pos
+	// pipeRanges are actions put in a radix pipeline.
+	pipeRanges [][2]token.Pos
 }
 
 // findRoles marks function literals passed (directly or through a local
@@ -176,6 +180,14 @@ func (s *scanner) findRoles(f *ast.File) {
 				if c := s.p.command(first); c != nil && c.Name == "MULTI" {
 					s.multiRanges = append(s.multiRanges, [2]token.Pos{call.Pos(), call.End()})
 				}
+			}
+			return true
+		}
+		if isRadix(path) && (fn.Name() == "Pipeline" && fn.Type().(*types.Signature).Recv() == nil ||
+			fn.Name() == "Append" && recvNamed(fn.Type().(*types.Signature)) == "Pipeline") {
+			// radix.Pipeline(actions...) (v3), pipeline.Append(action) (v4).
+			for _, a := range call.Args {
+				s.pipeRanges = append(s.pipeRanges, [2]token.Pos{a.Pos(), a.End()})
 			}
 			return true
 		}
@@ -300,6 +312,11 @@ func (s *scanner) call(call *ast.CallExpr, ctx Context) {
 		for _, r := range s.multiRanges {
 			if r[0] <= call.Pos() && call.End() <= r[1] {
 				ctx.Multi = true
+			}
+		}
+		for _, r := range s.pipeRanges {
+			if r[0] <= call.Pos() && call.End() <= r[1] {
+				ctx.Pipeline = true
 			}
 		}
 		cmd.In = ctx

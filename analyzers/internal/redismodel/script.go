@@ -348,6 +348,17 @@ func (p *parser) scriptObject(e ast.Expr, depth int) (ScriptValue, bool) {
 				n = -1
 			}
 			return ScriptValue{Text: text, KeyCount: int(n)}, ok
+		case isRadix(fn.Pkg().Path()) && fn.Name() == "NewEvalScript" && len(e.Args) == 2:
+			// v3: NewEvalScript(numKeys, script)
+			text, ok := p.stringOf(e.Args[1], 0)
+			n, nok := constInt(p.info, e.Args[0])
+			if !nok {
+				n = -1
+			}
+			return ScriptValue{Text: text, KeyCount: int(n)}, ok
+		case isRadix(fn.Pkg().Path()) && fn.Name() == "NewEvalScript" && len(e.Args) == 1:
+			text, ok := p.stringOf(e.Args[0], 0)
+			return ScriptValue{Text: text, KeyCount: -1}, ok
 		case isRueidis(fn.Pkg().Path()) && strings.HasPrefix(fn.Name(), "NewLuaScript") && len(e.Args) >= 1:
 			text, ok := p.stringOf(e.Args[0], 0)
 			return ScriptValue{Text: text, KeyCount: -1}, ok

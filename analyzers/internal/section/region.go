@@ -25,7 +25,11 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 	if start == nil {
 		return
 	}
-	r := b.results(lk.Acquire, fn)
+	var receiver types.Object
+	if lk.Op != nil && lk.Op.Cmd != nil {
+		receiver = b.replyVar(lk.Op.Cmd)
+	}
+	r := b.results(lk.Acquire, fn, receiver)
 	if lk.Op != nil && lk.Op.Cmd != nil {
 		r.acquired, r.refused = scriptReplies(lk.Op.Cmd)
 	}
@@ -332,8 +336,31 @@ func scriptReplies(cmd *redismodel.Command) (acquired, refused string) {
 	return "", ""
 }
 
-func (b *builder) results(acq *ast.CallExpr, fn ast.Node) *results {
+// replyVar returns the variable a radix action writes its reply into
+// (radix.Cmd(&reply, ...)), or nil.
+func (b *builder) replyVar(cmd *redismodel.Command) types.Object {
+	u, ok := ast.Unparen(cmd.ReplyTo).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return nil
+	}
+	id, ok := ast.Unparen(u.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := b.pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil {
+		return nil
+	}
+	return v
+}
+
+// results finds what the acquire hands back; receiver, when not nil, is
+// the variable its reply is written into (radix).
+func (b *builder) results(acq *ast.CallExpr, fn ast.Node, receiver types.Object) *results {
 	r := &results{info: b.pass.TypesInfo, chain: map[ast.Expr]bool{acq: true}, vars: map[types.Object]bool{}, until: fn.End()}
+	if receiver != nil {
+		r.vars[receiver] = true
+	}
 	var cur ast.Expr = acq
 	for {
 		p := b.parent[cur]
@@ -567,12 +594,19 @@ func isError(t types.Type) bool {
 	return t != nil && types.Implements(t, errorType.Underlying().(*types.Interface)) && !isBool(t)
 }
 
-// SendsBuilt reports whether call is a rueidis client's Do sending the
-// command built by arg (rueidis models the command at its Build call).
+// SendsBuilt reports whether call is a client's Do sending the command
+// built by arg: rueidis' Do(ctx, cmd) (rueidis models the command at its
+// Build call), radix's Do(action) and Do(ctx, action) (radix models it
+// at the action's constructor).
 func SendsBuilt(info *types.Info, call *ast.CallExpr, arg ast.Expr) bool {
-	if len(call.Args) != 2 || call.Args[1] != arg {
+	n := len(call.Args)
+	if n == 0 || n > 2 || call.Args[n-1] != arg {
 		return false
 	}
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
-	return fn != nil && fn.Name() == "Do" && fn.Pkg() != nil && redismodel.IsRueidisClient(fn.Pkg().Path())
+	if fn == nil || fn.Name() != "Do" || fn.Pkg() == nil {
+		return false
+	}
+	path := fn.Pkg().Path()
+	return n == 2 && redismodel.IsRueidisClient(path) || redismodel.IsRadix(path)
 }
