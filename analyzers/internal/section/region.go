@@ -492,6 +492,12 @@ func (r *results) pol(e ast.Expr) int {
 		if r.vars[r.info.Uses[e]] && isBool(r.info.TypeOf(e)) {
 			return failIfFalse
 		}
+	case *ast.SelectorExpr:
+		// radix's reply wrapper: MaybeNil.Nil (v3), Maybe.Null (v4) is
+		// true when SET NX found the key held.
+		if (e.Sel.Name == "Nil" || e.Sel.Name == "Null") && r.isResult(e.X) && isRadixMaybe(r.info.TypeOf(e.X)) {
+			return failIfTrue
+		}
 	case *ast.CallExpr:
 		// errors.Is(err, ErrNotObtained)
 		if calleeIs(r.info, e, "errors", "Is") && len(e.Args) == 2 && r.isResult(e.Args[0]) && isError(r.info.TypeOf(e.Args[0])) {
@@ -568,6 +574,14 @@ func (r *results) isResult(e ast.Expr) bool {
 		}
 	}
 	return r.chain[e]
+}
+
+// isRadixMaybe reports whether t is radix's nil-reporting receiver
+// (v3 MaybeNil, v4 Maybe).
+func isRadixMaybe(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && redismodel.IsRadix(n.Obj().Pkg().Path()) &&
+		(n.Obj().Name() == "MaybeNil" || n.Obj().Name() == "Maybe")
 }
 
 // isConversion reports whether call converts its argument to a number or

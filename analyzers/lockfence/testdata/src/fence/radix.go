@@ -26,3 +26,19 @@ func radixPayout(ctx context.Context, p *radix.Pool, db *sql.DB, id, token strin
 	_, err := db.ExecContext(ctx, "UPDATE payouts SET paid = 1 WHERE id = ?", id) // want `database/sql DB.ExecContext under lock "payout:lock:" \+ id \(SET NX\) carries no fencing token`
 	return err
 }
+
+// radix.MaybeNil says whether the reply was nil: Nil means the key was
+// held, and the write on that branch runs without the lock.
+func radixPayoutMaybe(ctx context.Context, p *radix.Pool, db *sql.DB, id, token string) error {
+	var mn radix.MaybeNil
+	if err := p.Do(radix.Cmd(&mn, "SET", "payout2:lock:"+id, token, "NX", "EX", "30")); err != nil {
+		return err
+	}
+	if mn.Nil {
+		_, err := db.ExecContext(ctx, "UPDATE payouts SET retries = retries + 1 WHERE id = ?", id)
+		return err
+	}
+	defer p.Do(radixRelease.Cmd(nil, "payout2:lock:"+id, token))
+	_, err := db.ExecContext(ctx, "UPDATE payouts SET paid = 1 WHERE id = ?", id) // want `database/sql DB.ExecContext under lock "payout2:lock:" \+ id \(SET NX\) carries no fencing token`
+	return err
+}
