@@ -218,7 +218,7 @@ func libOf(path string) Lib {
 		}
 	case path == RedislockPath:
 		return Redislock
-	case path == RueidislockPath || path == ValkeylockPath:
+	case path == RueidislockPath || path == ValkeylockPath || path == "github.com/rueian/rueidis/rueidislock":
 		return Rueidislock
 	case path == GoZeroRedisPath:
 		return GoZero

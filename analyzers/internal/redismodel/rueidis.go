@@ -8,18 +8,20 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 )
 
-// isRueidis reports whether path is rueidis or its generated command
+// isRueidis reports whether path is rueidis (under its module path, or
+// github.com/rueian/rueidis, the one before v1) or its generated command
 // package, or valkey-go, rueidis's fork with the same builders.
 func isRueidis(path string) bool {
 	return IsRueidisClient(path) ||
 		strings.HasPrefix(path, "github.com/redis/rueidis/internal/cmds") ||
+		strings.HasPrefix(path, "github.com/rueian/rueidis/internal/cmds") ||
 		strings.HasPrefix(path, "github.com/valkey-io/valkey-go/internal/cmds")
 }
 
 // IsRueidisClient reports whether path is the client package of rueidis
 // or of valkey-go, whose Do sends a built command.
 func IsRueidisClient(path string) bool {
-	return path == "github.com/redis/rueidis" || path == "github.com/valkey-io/valkey-go"
+	return path == "github.com/redis/rueidis" || path == "github.com/rueian/rueidis" || path == "github.com/valkey-io/valkey-go"
 }
 
 // rueidis models a command builder chain ending in Build() or Cache():
