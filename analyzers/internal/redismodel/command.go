@@ -20,7 +20,8 @@
 //   - gredis.go: GoFrame's gredis client (g.Redis().SetNX, Do, Eval).
 //   - gozero.go: go-zero's *redis.Redis (SetnxEx, DelCtx, EvalCtx).
 //   - radix.go: mediocregopher/radix v3 and v4 actions (radix.Cmd,
-//     radix.FlatCmd, EvalScript.Cmd), sent later by a client's Do.
+//     radix.FlatCmd, EvalScript.Cmd), sent later by a client's Do; and
+//     radix.v2's Cmd, PipeAppend and util.LuaEval.
 //   - args.go: the raw-argument parser shared by Do-style calls.
 //   - script.go: finding Lua text behind an expression: literals, constants,
 //     package-level variables, //go:embed files, NewScript values.
@@ -52,6 +53,7 @@ const (
 	GoFrame                   // gogf/gf gredis
 	GoZero                    // zeromicro/go-zero core/stores/redis
 	Radix                     // mediocregopher/radix v3, v4
+	RadixV2                   // mediocregopher/radix.v2
 )
 
 func (c Client) String() string {
@@ -68,6 +70,8 @@ func (c Client) String() string {
 		return "go-zero"
 	case Radix:
 		return "radix"
+	case RadixV2:
+		return "radix.v2"
 	}
 	return "unknown"
 }

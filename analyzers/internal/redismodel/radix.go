@@ -3,6 +3,7 @@ package redismodel
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 )
 
 // IsRadix reports whether path is the radix client (v3 or v4).
@@ -10,6 +11,57 @@ func IsRadix(path string) bool { return isRadix(path) }
 
 func isRadix(path string) bool {
 	return path == "github.com/mediocregopher/radix/v3" || path == "github.com/mediocregopher/radix/v4"
+}
+
+// isRadixV2 reports whether path is a package of radix.v2 (redis, pool,
+// cluster, sentinel, util), whose calls send at once.
+func isRadixV2(path string) bool {
+	return strings.HasPrefix(path, "github.com/mediocregopher/radix.v2/")
+}
+
+// radixV2 models radix.v2's Cmd(cmd, args...) on a Client, Pool, Cluster
+// or util.Cmder, which sends at once and returns the reply (*redis.Resp)
+// as redigo's Do does; PipeAppend, which queues one (see scanner.call);
+// and util.LuaEval(c, script, numKeys, keysAndArgs...).
+func (p *parser) radixV2(call *ast.CallExpr, fn *types.Func) *Command {
+	sig := fn.Type().(*types.Signature)
+	if !sig.Variadic() {
+		return nil
+	}
+	cmd := &Command{Client: RadixV2, Package: fn.Pkg().Path(), Call: call, Method: fn, info: p.info}
+	spread := call.Ellipsis.IsValid()
+	if fn.Name() == "LuaEval" && sig.Recv() == nil {
+		if len(call.Args) < 3 {
+			return nil
+		}
+		cmd.Conn = call.Args[0]
+		p.evalScript(cmd, false, call.Args[1])
+		n, ok := constInt(p.info, call.Args[2])
+		rest := knownArgs(call.Args[3:], spread)
+		if !ok || n < 0 || int(n) > len(rest) || spread {
+			cmd.Partial = true
+			return cmd
+		}
+		cmd.Keys, cmd.ScriptArgs = rest[:n], rest[n:]
+		return cmd
+	}
+	switch fn.Name() {
+	case "Cmd", "PipeAppend":
+	default:
+		return nil
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && sig.Recv() != nil {
+		cmd.Recv = sel.X
+	}
+	if len(call.Args) < 1 || sig.Params().Len() != 2 || !isString(sig.Params().At(0).Type()) {
+		return nil
+	}
+	word, ok := constString(p.info, call.Args[0])
+	if !ok || word == "" {
+		return nil
+	}
+	p.rawArgs(cmd, word, call.Args[1:], spread)
+	return cmd
 }
 
 // radix models the action constructors of mediocregopher/radix:

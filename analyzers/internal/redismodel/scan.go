@@ -73,7 +73,7 @@ func ImportsClient(pkg *types.Package) bool {
 
 // IsClientPackage reports whether path is a supported client package.
 func IsClientPackage(path string) bool {
-	return isGoRedis(path) || isRedigo(path) || isRueidis(path) || isGoFrame(path) || isGoZero(path) || isRadix(path)
+	return isGoRedis(path) || isRedigo(path) || isRueidis(path) || isGoFrame(path) || isGoZero(path) || isRadix(path) || isRadixV2(path)
 }
 
 // Scan visits every call expression inside function bodies (and
@@ -127,6 +127,8 @@ func (p *parser) command(call *ast.CallExpr) *Command {
 		return p.goZero(call, fn)
 	case isRadix(path):
 		return p.radix(call, fn)
+	case isRadixV2(path):
+		return p.radixV2(call, fn)
 	case p.isRaw(fn):
 		return p.redigo(call, fn)
 	case goRedisSubset(fn) || p.optedIn(fn):
@@ -318,6 +320,9 @@ func (s *scanner) call(call *ast.CallExpr, ctx Context) {
 			if r[0] <= call.Pos() && call.End() <= r[1] {
 				ctx.Pipeline = true
 			}
+		}
+		if cmd.Client == RadixV2 && cmd.Method.Name() == "PipeAppend" {
+			ctx.Pipeline = true
 		}
 		cmd.In = ctx
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 
+	"github.com/mediocregopher/radix.v2/pool"
+	"github.com/mediocregopher/radix.v2/util"
 	radix "github.com/mediocregopher/radix/v3"
 )
 
@@ -40,5 +42,17 @@ func radixPayoutMaybe(ctx context.Context, p *radix.Pool, db *sql.DB, id, token 
 	}
 	defer p.Do(radixRelease.Cmd(nil, "payout2:lock:"+id, token))
 	_, err := db.ExecContext(ctx, "UPDATE payouts SET paid = 1 WHERE id = ?", id) // want `database/sql DB.ExecContext under lock "payout2:lock:" \+ id \(SET NX\) carries no fencing token`
+	return err
+}
+
+// radix.v2: the reply comes back from Cmd; Str fails on a nil reply.
+func radixV2Payout(ctx context.Context, p *pool.Pool, db *sql.DB, id, token string) error {
+	s, err := p.Cmd("SET", "payout3:lock:"+id, token, "NX", "EX", 30).Str()
+	if err != nil || s != "OK" {
+		_, err := db.ExecContext(ctx, "UPDATE payouts SET retries = retries + 1 WHERE id = ?", id)
+		return err
+	}
+	defer util.LuaEval(p, `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`, 1, "payout3:lock:"+id, token)
+	_, err = db.ExecContext(ctx, "UPDATE payouts SET paid = 1 WHERE id = ?", id) // want `database/sql DB.ExecContext under lock "payout3:lock:" \+ id \(SET NX\) carries no fencing token`
 	return err
 }
