@@ -9,7 +9,8 @@ import (
 	"github.com/locklint/locklint/analyzers/lockrenew"
 )
 
-// TestRadix: the same rule on mediocregopher/radix actions (v3 and v4).
+// TestRadix: the same rule on the radix clients (v2 commands, v3 and v4
+// actions) and on rueidiscompat, go-redis's API over rueidis.
 func TestRadix(t *testing.T) {
 	analysistest.Run(t, testutil.GOPATH(t, "testdata"), lockrenew.Analyzer, "radixlock")
 }

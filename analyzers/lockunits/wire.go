@@ -54,6 +54,9 @@ func durationOnWire(cmd *redismodel.Command, opt string, d int64, want int64) st
 		case 8:
 			return "go-redis v8 before v8.11.5 cannot encode a time.Duration argument (the command fails), and v8.11.5 sends its nanosecond count: " + scaled(opt, d, 1, want)
 		}
+		if redismodel.IsGoRedisCompat(cmd.Package) {
+			return "rueidiscompat sends a time.Duration as its nanosecond count: " + scaled(opt, d, 1, want)
+		}
 		return "go-redis v9 sends a time.Duration as its nanosecond count: " + scaled(opt, d, 1, want)
 	case redismodel.Radix:
 		return "radix's FlatCmd sends a time.Duration as its nanosecond count: " + scaled(opt, d, 1, want)
@@ -152,6 +155,12 @@ func bareSent(client redismodel.Client, pkg, name string, d int64) string {
 	}
 	v := goRedisMajor(pkg)
 	rounds := v >= 8
+	// who names the client: rueidiscompat converts durations as go-redis
+	// v9 does (it rounds up to 1 ms and 1 s too).
+	who := fmt.Sprintf("go-redis v%d", v)
+	if redismodel.IsGoRedisCompat(pkg) {
+		who = "rueidiscompat"
+	}
 	switch name {
 	case "Expire", "ExpireNX", "ExpireXX", "ExpireGT", "ExpireLT", "SetEx", "SetEX":
 		word := "EXPIRE"
@@ -159,28 +168,28 @@ func bareSent(client redismodel.Client, pkg, name string, d int64) string {
 			word = "SETEX"
 		}
 		if rounds {
-			return fmt.Sprintf("go-redis v%d sends %s 1 (it rounds any TTL under a second up to 1 s)", v, word)
+			return fmt.Sprintf("%s sends %s 1 (it rounds any TTL under a second up to 1 s)", who, word)
 		}
 		if word == "SETEX" {
-			return fmt.Sprintf("go-redis v%d sends SETEX 0, which Redis rejects (invalid expire time)", v)
+			return fmt.Sprintf("%s sends SETEX 0, which Redis rejects (invalid expire time)", who)
 		}
-		return fmt.Sprintf("go-redis v%d sends EXPIRE 0, which deletes the key at once", v)
+		return fmt.Sprintf("%s sends EXPIRE 0, which deletes the key at once", who)
 	case "PExpire":
 		if d >= 1e6 {
-			return fmt.Sprintf("go-redis sends PEXPIRE %d", d/1e6)
+			return fmt.Sprintf("%s sends PEXPIRE %d", strings.Fields(who)[0], d/1e6)
 		}
 		if rounds {
-			return fmt.Sprintf("go-redis v%d sends PEXPIRE 1 (it rounds any TTL under a millisecond up to 1 ms)", v)
+			return fmt.Sprintf("%s sends PEXPIRE 1 (it rounds any TTL under a millisecond up to 1 ms)", who)
 		}
-		return fmt.Sprintf("go-redis v%d sends PEXPIRE 0, which deletes the key at once", v)
+		return fmt.Sprintf("%s sends PEXPIRE 0, which deletes the key at once", who)
 	}
 	// Set, SetNX, SetXX, SetArgs and friends send PX for durations under
 	// a second.
 	if d >= 1e6 {
-		return fmt.Sprintf("go-redis sends PX %d: the key expires after %s", d/1e6, time.Duration(d/1e6*1e6))
+		return fmt.Sprintf("%s sends PX %d: the key expires after %s", strings.Fields(who)[0], d/1e6, time.Duration(d/1e6*1e6))
 	}
 	if rounds {
-		return fmt.Sprintf("go-redis v%d sends PX 1 (it rounds any TTL under a millisecond up to 1 ms): the key expires almost at once", v)
+		return fmt.Sprintf("%s sends PX 1 (it rounds any TTL under a millisecond up to 1 ms): the key expires almost at once", who)
 	}
-	return fmt.Sprintf("go-redis v%d sends PX 0, which Redis rejects (invalid expire time): the command fails every time", v)
+	return fmt.Sprintf("%s sends PX 0, which Redis rejects (invalid expire time): the command fails every time", who)
 }

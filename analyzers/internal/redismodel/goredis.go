@@ -14,6 +14,19 @@ func isGoRedis(path string) bool {
 		"github.com/go-redis/redis/v8", "github.com/go-redis/redis/v9", "github.com/redis/go-redis/v9":
 		return true
 	}
+	return IsGoRedisCompat(path)
+}
+
+// IsGoRedisCompat reports whether path is rueidis's go-redis-compatible
+// adapter (rueidiscompat, valkey-go's valkeycompat): go-redis v9's
+// Cmdable, Script, Pipeliner and Tx, with the same method names and
+// results, sent by rueidis. It is read as go-redis.
+func IsGoRedisCompat(path string) bool {
+	switch path {
+	case "github.com/redis/rueidis/rueidiscompat", "github.com/rueian/rueidis/rueidiscompat",
+		"github.com/valkey-io/valkey-go/valkeycompat":
+		return true
+	}
 	return false
 }
 
