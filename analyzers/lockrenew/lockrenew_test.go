@@ -11,5 +11,5 @@ import (
 
 func TestLockRenew(t *testing.T) {
 	dir := testutil.GOPATH(t, "testdata")
-	analysistest.RunWithSuggestedFixes(t, dir, lockrenew.Analyzer, "renew", "worker", "app", "store", "elect", "subset", "nscache", "nsuser", "stock", "cacheapi")
+	analysistest.RunWithSuggestedFixes(t, dir, lockrenew.Analyzer, "renew", "worker", "app", "store", "elect", "subset", "nscache", "nsuser", "stock", "cacheapi", "radixlock")
 }

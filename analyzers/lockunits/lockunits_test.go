@@ -11,6 +11,6 @@ import (
 
 func TestLockUnits(t *testing.T) {
 	dir := testutil.GOPATH(t, "testdata")
-	analysistest.RunWithSuggestedFixes(t, dir, lockunits.Analyzer, "units", "unitsv8", "unitsv7", "unitsv6", "unitshelper", "unitscaller")
+	analysistest.RunWithSuggestedFixes(t, dir, lockunits.Analyzer, "units", "unitsv8", "unitsv7", "unitsv6", "unitshelper", "unitscaller", "radixlock")
 	analysistest.Run(t, dir, lockunits.Analyzer, "unitsok", "unitslua", "unitswrap")
 }
