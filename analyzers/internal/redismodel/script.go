@@ -341,15 +341,8 @@ func (p *parser) scriptObject(e ast.Expr, depth int) (ScriptValue, bool) {
 		case (isGoRedis(fn.Pkg().Path()) || isGoZero(fn.Pkg().Path())) && fn.Name() == "NewScript" && len(e.Args) == 1:
 			text, ok := p.stringOf(e.Args[0], 0)
 			return ScriptValue{Text: text, KeyCount: -1}, ok
-		case isRedigo(fn.Pkg().Path()) && fn.Name() == "NewScript" && len(e.Args) == 2:
-			text, ok := p.stringOf(e.Args[1], 0)
-			n, nok := constInt(p.info, e.Args[0])
-			if !nok {
-				n = -1
-			}
-			return ScriptValue{Text: text, KeyCount: int(n)}, ok
-		case isRadix(fn.Pkg().Path()) && fn.Name() == "NewEvalScript" && len(e.Args) == 2:
-			// v3: NewEvalScript(numKeys, script)
+		case (isRedigo(fn.Pkg().Path()) && fn.Name() == "NewScript" || isRadix(fn.Pkg().Path()) && fn.Name() == "NewEvalScript") && len(e.Args) == 2:
+			// redigo NewScript(keyCount, src), radix v3 NewEvalScript(numKeys, src)
 			text, ok := p.stringOf(e.Args[1], 0)
 			n, nok := constInt(p.info, e.Args[0])
 			if !nok {
@@ -357,6 +350,7 @@ func (p *parser) scriptObject(e ast.Expr, depth int) (ScriptValue, bool) {
 			}
 			return ScriptValue{Text: text, KeyCount: int(n)}, ok
 		case isRadix(fn.Pkg().Path()) && fn.Name() == "NewEvalScript" && len(e.Args) == 1:
+			// radix v4 NewEvalScript(src)
 			text, ok := p.stringOf(e.Args[0], 0)
 			return ScriptValue{Text: text, KeyCount: -1}, ok
 		case isRueidis(fn.Pkg().Path()) && strings.HasPrefix(fn.Name(), "NewLuaScript") && len(e.Args) >= 1:
