@@ -23,11 +23,18 @@ import (
 //     form ("30s"), which Redis rejects as not an integer.
 //   - rueidis Ex(d) and Px(d) truncate to whole seconds and milliseconds.
 
-// goRedisMajor returns 6, 7, 8 or 9 for a go-redis import path.
+// goRedisMajor returns 3 to 9 for a go-redis import path (3 to 5: the
+// gopkg.in/redis.vN paths; v5 converts durations as v6 does).
 func goRedisMajor(path string) int {
 	switch path {
-	case "github.com/go-redis/redis":
+	case "github.com/go-redis/redis", "gopkg.in/redis.v6":
 		return 6
+	case "gopkg.in/redis.v5":
+		return 5
+	case "gopkg.in/redis.v4":
+		return 4
+	case "gopkg.in/redis.v3":
+		return 3
 	case "github.com/go-redis/redis/v7":
 		return 7
 	case "github.com/go-redis/redis/v8":
@@ -49,7 +56,7 @@ func durationOnWire(cmd *redismodel.Command, opt string, d int64, want int64) st
 		return fmt.Sprintf("redigo writes a time.Duration as %s, which Redis rejects as not an integer: the command fails every time", s)
 	case redismodel.GoRedis:
 		switch goRedisMajor(cmd.Package) {
-		case 6, 7:
+		case 5, 6, 7:
 			return fmt.Sprintf("go-redis v%d cannot encode a time.Duration argument (\"redis: can't marshal time.Duration\"): the command fails every time", goRedisMajor(cmd.Package))
 		case 8:
 			return "go-redis v8 before v8.11.5 cannot encode a time.Duration argument (the command fails), and v8.11.5 sends its nanosecond count: " + scaled(opt, d, 1, want)
@@ -154,6 +161,9 @@ func bareSent(client redismodel.Client, pkg, name string, d int64) string {
 		return ""
 	}
 	v := goRedisMajor(pkg)
+	if v < 5 {
+		return "" // gopkg.in/redis.v3 and v4: how they convert is not known here
+	}
 	rounds := v >= 8
 	// who names the client: rueidiscompat converts durations as go-redis
 	// v9 does (it rounds up to 1 ms and 1 s too).

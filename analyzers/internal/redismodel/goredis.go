@@ -11,7 +11,9 @@ import (
 func isGoRedis(path string) bool {
 	switch path {
 	case "github.com/go-redis/redis", "github.com/go-redis/redis/v7",
-		"github.com/go-redis/redis/v8", "github.com/go-redis/redis/v9", "github.com/redis/go-redis/v9":
+		"github.com/go-redis/redis/v8", "github.com/go-redis/redis/v9", "github.com/redis/go-redis/v9",
+		// the import paths before github.com (v3 to v6)
+		"gopkg.in/redis.v3", "gopkg.in/redis.v4", "gopkg.in/redis.v5", "gopkg.in/redis.v6":
 		return true
 	}
 	return IsGoRedisCompat(path)

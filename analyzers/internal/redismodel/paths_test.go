@@ -25,3 +25,20 @@ func TestClientPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestGoRedisPaths: go-redis under every import path it has had.
+func TestGoRedisPaths(t *testing.T) {
+	for path, want := range map[string]bool{
+		"gopkg.in/redis.v5":                      true,
+		"gopkg.in/redis.v3":                      true,
+		"github.com/go-redis/redis":              true,
+		"github.com/redis/go-redis/v9":           true,
+		"github.com/redis/rueidis/rueidiscompat": true,
+		"gopkg.in/redis.v9":                      false, // never published
+		"gopkg.in/redsync.v1":                    false,
+	} {
+		if got := isGoRedis(path); got != want {
+			t.Errorf("%s: got %v, want %v", path, got, want)
+		}
+	}
+}
