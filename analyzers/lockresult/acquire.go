@@ -96,6 +96,18 @@ func rawAcquire(info *types.Info, cmd *redismodel.Command) *acquire {
 		}
 		a.signal = byValue // a nil reply (SET NX) or 0 (SETNX) with a nil error
 		return a
+	case redismodel.RadixV2:
+		// Cmd returns a *redis.Resp; a held lock is a nil reply whose
+		// Err is nil (see radixV2Outcome).
+		if cmd.Method.Name() != "Cmd" {
+			return nil
+		}
+		a.name = "SET NX"
+		if cmd.Name == "SETNX" {
+			a.name = "SETNX"
+		}
+		a.signal = byValue
+		return a
 	case redismodel.Rueidis:
 		// cmd.Call is Build(); the result is that of the Do it is passed to.
 		a.name = "SET NX"

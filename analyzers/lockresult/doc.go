@@ -18,7 +18,9 @@
 //     cmd.Result()), and a bool or reply that is only logged; a radix
 //     action whose receiver is nil or a variable nothing reads
 //     (radix.Cmd(nil, "SET", k, v, "NX", "EX", "10")): radix's Do returns
-//     only the error and writes the reply into the receiver;
+//     only the error and writes the reply into the receiver; a radix.v2
+//     Cmd whose *Resp is looked at only through its Err field (a held
+//     lock is a nil reply with a nil Err; Str() fails on it);
 //   - a failure branch that falls through into the critical section:
 //     if !ok { log.Print("busy") } followed by the work, found on the
 //     control-flow graph (if, else, switch on ok or err, errors.Is, nil

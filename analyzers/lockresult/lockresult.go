@@ -244,6 +244,10 @@ func (r *runner) check(file *ast.File, fd *ast.FuncDecl, a *acquire, op *lifecyc
 		if lifecycle.Discarded(r.pass, op) {
 			out.verdict = discarded
 		}
+	} else if a.cmd != nil && a.cmd.Client == redismodel.RadixV2 {
+		if out.verdict = radixV2Outcome(info, fd, a.call); out.verdict == unknown {
+			return
+		}
 	} else {
 		out = outcomeOf(info, file, fd, a)
 	}
@@ -654,6 +658,10 @@ func checkHint(a *acquire) string {
 		return `check the token too (if token == "" { return })`
 	case a.cmd != nil && a.cmd.Client == redismodel.GoZero:
 		return "check the bool too (ok, err := rds.SetnxExCtx(...); if err != nil || !ok { return })"
+	case a.cmd != nil && a.cmd.Client == redismodel.RadixV2 && a.cmd.Name == "SETNX":
+		return "check the reply (n, err := resp.Int(); if err != nil || n != 1 { return })"
+	case a.cmd != nil && a.cmd.Client == redismodel.RadixV2:
+		return "check the reply (resp.Str() fails on the nil reply of a held lock)"
 	case a.cmd != nil && a.cmd.Client == redismodel.Radix && a.cmd.Name == "SETNX":
 		return "read the reply (radix.Cmd(&n, ...)) and check it (if n != 1 { return })"
 	case a.cmd != nil && a.cmd.Client == redismodel.Radix:

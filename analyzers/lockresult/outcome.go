@@ -370,3 +370,72 @@ func returnsVars(info *types.Info, fd *ast.FuncDecl, ok, errv *types.Var) *Acqui
 	}
 	return &AcquireFact{OkAt: okAt, ReplyAt: -1, HandleAt: -1, ErrAt: errAt}
 }
+
+// radixV2Outcome judges what is done with the *redis.Resp of a radix.v2
+// acquire: nothing (discarded), or only its Err field (errOnly: a held
+// lock is a nil reply with a nil Err). Any other use (Str, Int, IsType,
+// passing it on) reads the reply or may: unknown.
+func radixV2Outcome(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) verdict {
+	var parent ast.Node
+	var resp *types.Var
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if parent != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.ExprStmt:
+			if ast.Unparen(n.X) == ast.Expr(call) {
+				parent = n
+			}
+		case *ast.SelectorExpr:
+			if ast.Unparen(n.X) == ast.Expr(call) {
+				parent = n
+			}
+		case *ast.AssignStmt:
+			if len(n.Lhs) == 1 && len(n.Rhs) == 1 && ast.Unparen(n.Rhs[0]) == ast.Expr(call) {
+				parent = n
+				if id, ok := n.Lhs[0].(*ast.Ident); ok {
+					resp, _ = info.ObjectOf(id).(*types.Var)
+				}
+			}
+		}
+		return true
+	})
+	errField := func(sel *ast.SelectorExpr) bool {
+		s, ok := info.Selections[sel]
+		return ok && s.Kind() == types.FieldVal && sel.Sel.Name == "Err"
+	}
+	switch p := parent.(type) {
+	case *ast.ExprStmt:
+		return discarded
+	case *ast.SelectorExpr:
+		if errField(p) {
+			return errOnly
+		}
+	case *ast.AssignStmt:
+		if resp == nil {
+			return unknown
+		}
+		uses, errs := 0, 0
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && errField(sel) {
+				if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && info.Uses[id] == resp {
+					uses++
+					errs++
+					return false
+				}
+			}
+			if id, ok := n.(*ast.Ident); ok && info.Uses[id] == resp {
+				uses++
+			}
+			return true
+		})
+		switch {
+		case uses == 0:
+			return discarded
+		case uses == errs:
+			return errOnly
+		}
+	}
+	return unknown
+}
