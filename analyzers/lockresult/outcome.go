@@ -430,10 +430,10 @@ func radixV2Outcome(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) verd
 			}
 			return true
 		})
-		switch {
-		case uses == 0:
+		if uses == 0 {
 			return discarded
-		case uses == errs:
+		}
+		if uses == errs {
 			return errOnly
 		}
 	}
