@@ -606,15 +606,7 @@ func RadixReplyDropped(pass *analysis.Pass, op *Op) bool {
 	if tv, ok := pass.TypesInfo.Types[rcv]; ok && tv.IsNil() {
 		return true
 	}
-	u, ok := rcv.(*ast.UnaryExpr)
-	if !ok || u.Op != token.AND {
-		return false
-	}
-	id, ok := ast.Unparen(u.X).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	v, _ := pass.TypesInfo.Uses[id].(*types.Var)
+	v := op.Cmd.ReplyVar()
 	var body *ast.BlockStmt
 	switch {
 	case op.In.Lit != nil:
@@ -627,10 +619,12 @@ func RadixReplyDropped(pass *analysis.Pass, op *Op) bool {
 	}
 	read := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		if x, ok := n.(*ast.Ident); ok && x != id && pass.TypesInfo.Uses[x] == v {
+		if x, ok := n.(*ast.Ident); ok && pass.TypesInfo.Uses[x] == v && !within(x, rcv) {
 			read = true
 		}
 		return !read
 	})
 	return !read
 }
+
+func within(n, outer ast.Node) bool { return outer.Pos() <= n.Pos() && n.End() <= outer.End() }

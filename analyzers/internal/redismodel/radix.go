@@ -2,12 +2,29 @@ package redismodel
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 )
 
 // IsRadix reports whether path is the radix client (v3 or v4).
 func IsRadix(path string) bool { return isRadix(path) }
+
+// ReplyVar returns the variable a radix action writes its reply into
+// (radix.Cmd(&reply, ...)), or nil: a nil receiver, a MaybeNil literal,
+// a field.
+func (c *Command) ReplyVar() *types.Var {
+	u, ok := ast.Unparen(c.ReplyTo).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND || c.info == nil {
+		return nil
+	}
+	id, ok := ast.Unparen(u.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := c.info.Uses[id].(*types.Var)
+	return v
+}
 
 func isRadix(path string) bool {
 	return path == "github.com/mediocregopher/radix/v3" || path == "github.com/mediocregopher/radix/v4"

@@ -27,7 +27,9 @@ func (b *builder) open(lk *Lock, fn ast.Node, fd *ast.FuncDecl, rels []*ast.Call
 	}
 	var receiver types.Object
 	if lk.Op != nil && lk.Op.Cmd != nil {
-		receiver = b.replyVar(lk.Op.Cmd)
+		if v := lk.Op.Cmd.ReplyVar(); v != nil {
+			receiver = v
+		}
 	}
 	r := b.results(lk.Acquire, fn, receiver)
 	if lk.Op != nil && lk.Op.Cmd != nil {
@@ -334,24 +336,6 @@ func scriptReplies(cmd *redismodel.Command) (acquired, refused string) {
 		}
 	}
 	return "", ""
-}
-
-// replyVar returns the variable a radix action writes its reply into
-// (radix.Cmd(&reply, ...)), or nil.
-func (b *builder) replyVar(cmd *redismodel.Command) types.Object {
-	u, ok := ast.Unparen(cmd.ReplyTo).(*ast.UnaryExpr)
-	if !ok || u.Op != token.AND {
-		return nil
-	}
-	id, ok := ast.Unparen(u.X).(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	v, _ := b.pass.TypesInfo.Uses[id].(*types.Var)
-	if v == nil {
-		return nil
-	}
-	return v
 }
 
 // results finds what the acquire hands back; receiver, when not nil, is

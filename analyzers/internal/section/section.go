@@ -15,9 +15,9 @@
 //     reply != "OK", errors.Is(err, ...), !rdb.SetNX(...).Val(), also
 //     through a conversion: cast.ToInt64(reply) == 0, reply.(int64); for
 //     radix, the action's receiver: radix.Cmd(&reply, ...) then reply !=
-//     "OK", or a radix.MaybeNil's Nil) that means "not acquired"; a Lua acquire's reply is compared with what
-//     its script returns when the key is held (1 for one that returns 0
-//     when it takes the lock),
+//     "OK", or a radix.MaybeNil's Nil) that means "not acquired"; a Lua
+//     acquire's reply is compared with what its script returns when the
+//     key is held (1 for one that returns 0 when it takes the lock),
 //   - and not reachable from that branch as well: code after if ok {
 //     ... } else { ... }, or after an error branch that only logs, runs
 //     whether or not the lock is held (a failed path takes the failure
