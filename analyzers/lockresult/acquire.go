@@ -143,7 +143,7 @@ func failOpenAcquire(info *types.Info, cmd *redismodel.Command) string {
 
 // libAcquire describes a lock-library acquire (safelock TryAcquire and
 // Acquire, redsync Mutex.Lock and friends, bsm/redislock Obtain,
-// rueidislock WithContext), or nil. safelock's Do runs the section itself
+// rueidislock WithContext, and the smaller libraries' Lock), or nil. safelock's Do runs the section itself
 // and is not an acquire whose result the caller handles.
 func libAcquire(info *types.Info, call *ast.CallExpr) *acquire {
 	c := locklib.Classify(info, call)
@@ -164,6 +164,16 @@ func libAcquire(info *types.Info, call *ast.CallExpr) *acquire {
 	case locklib.GoZero:
 		// AcquireCtx returns (false, nil) when another owner holds the key.
 		a.signal, a.okAt, a.errAt = byValue, 0, 1
+	case locklib.BsmRedisLock:
+		switch c.Method.Name() {
+		case "Lock", "LockWithContext":
+			// (false, nil) when another owner holds the key.
+			a.signal, a.okAt, a.errAt = byValue, 0, 1
+		case "ObtainLock":
+			// v6 answers a held key with (nil, nil), which the
+			// checks here do not model: not judged.
+			return nil
+		}
 	}
 	return a
 }

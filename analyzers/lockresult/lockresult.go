@@ -653,7 +653,8 @@ func heldAs(a *acquire) string {
 func checkHint(a *acquire) string {
 	switch {
 	case a.lib && a.okAt >= 0:
-		return "check the bool too (ok, err := lock.AcquireCtx(ctx); if err != nil || !ok { return })"
+		method := a.name[strings.LastIndex(a.name, ".")+1:]
+		return "check the bool too (ok, err := lock." + method + "(...); if err != nil || !ok { return })"
 	case a.emptyToken:
 		return `check the token too (if token == "" { return })`
 	case a.cmd != nil && a.cmd.Client == redismodel.GoZero:

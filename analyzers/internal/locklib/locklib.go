@@ -1,7 +1,10 @@
 // Package locklib recognises the calls of Redis lock libraries — safelock,
 // redsync, bsm/redislock, rueidislock (with its valkey-go fork,
-// valkeylock) and go-zero's RedisLock — by package path, receiver type and method name, the way
-// redismodel recognises raw client commands. A
+// valkeylock), go-zero's RedisLock, and the smaller libraries of
+// handles.go (the old bsm/redis-lock, amyangfei/redlock-go,
+// jefferyjob/go-redislock, xiaoxuxiansheng/redis_lock) — by package
+// path, receiver type and method name, the way redismodel recognises raw
+// client commands. A
 // [Call] says what a library call does to a lock (acquire, release, renew,
 // watch for loss, read the fence) and which of its arguments are the key,
 // the TTL and the context.
@@ -34,6 +37,10 @@ const (
 	Redislock              // github.com/bsm/redislock
 	Rueidislock            // github.com/redis/rueidis/rueidislock, and valkey-go's valkeylock (its fork, the same API)
 	GoZero                 // github.com/zeromicro/go-zero/core/stores/redis RedisLock
+	BsmRedisLock           // github.com/bsm/redis-lock, bsm/redislock's predecessor
+	RedlockGo              // github.com/amyangfei/redlock-go (v1 to v3)
+	GoRedislock            // github.com/jefferyjob/go-redislock
+	XiaoxuRedisLock        // github.com/xiaoxuxiansheng/redis_lock
 )
 
 func (l Lib) String() string {
@@ -48,6 +55,14 @@ func (l Lib) String() string {
 		return "rueidislock"
 	case GoZero:
 		return "go-zero"
+	case BsmRedisLock:
+		return "bsm/redis-lock"
+	case RedlockGo:
+		return "redlock-go"
+	case GoRedislock:
+		return "go-redislock"
+	case XiaoxuRedisLock:
+		return "redis_lock"
 	}
 	return "raw"
 }
@@ -90,6 +105,10 @@ type Call struct {
 	Ctx    ast.Expr // context argument, if any
 	Key    ast.Expr // lock name or key, if an argument here
 	TTL    ast.Expr // TTL argument, if any
+	// TTLSeconds: TTL counts seconds, not a time.Duration (redis_lock's
+	// WithExpireSeconds and DelayExpire). DefaultTTL: no TTL is given
+	// and the library's default applies (see Lib.Defaults).
+	TTLSeconds, DefaultTTL bool
 	Fn     ast.Expr // safelock Do's callback
 	Opts   []ast.Expr
 	// Returns says how the acquire hands back the lock: the result index
@@ -223,7 +242,7 @@ func libOf(path string) Lib {
 	case path == GoZeroRedisPath:
 		return GoZero
 	}
-	return Raw
+	return handleLibOf(path)
 }
 
 // Classify returns what call does as a lock-library call, or nil.
@@ -327,6 +346,8 @@ func Classify(info *types.Info, call *ast.CallExpr) *Call {
 		case recv == "" && name == "NewLocker":
 			c.Role = NewLocker
 		}
+	default:
+		classifyHandleLib(c, sig, recv, name, args)
 	}
 	if c.Role == 0 && recv == "" && strings.HasPrefix(name, "With") && (lib == Safelock || lib == Redsync) {
 		c.Role = Option

@@ -630,6 +630,9 @@ func (b *builder) releases(lk *Lock, fd *ast.FuncDecl) []*ast.CallExpr {
 	var out []*ast.CallExpr
 	for _, c := range b.libCalls {
 		if c.Role == locklib.Release && c.Lib == lk.Lib && b.sameHandle(lk, c.Recv) && within(c.Call, fd) {
+			if lk.Lib.KeyedRelease() && (c.Key == nil || lk.Call == nil || lk.Call.Key == nil || types.ExprString(c.Key) != types.ExprString(lk.Call.Key)) {
+				continue // another key on the same manager
+			}
 			out = append(out, c.Call)
 		}
 	}
@@ -663,6 +666,10 @@ func (b *builder) libKnowledge(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
 	case locklib.GoZero:
 		lk.AutoRenew = No
 		b.goZeroExpiry(lk, c, fd)
+	case locklib.RedlockGo:
+		lk.AutoRenew = No
+	case locklib.BsmRedisLock, locklib.GoRedislock, locklib.XiaoxuRedisLock:
+		b.handleLibExpiry(lk, c, fd)
 	}
 	for _, o := range b.libCalls {
 		if !within(o.Call, fd) || o.Lib != lk.Lib || !b.sameHandle(lk, o.Recv) {
@@ -809,6 +816,80 @@ func (b *builder) goZeroExpiry(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
 	lk.TTL, lk.Unit, lk.TTLExtra = expire.TTL, redismodel.UnitSeconds, tolerance
 }
 
+// handleLibExpiry reads the TTL and self-renewal of a lock of the smaller
+// libraries (see locklib.Lib.Defaults) from its acquire (bsm/redis-lock's
+// Obtain and Run take the options) or from the constructor that made the
+// lock object it is called on, with that constructor's options. A lock
+// made elsewhere, or with options locklint cannot read, keeps an unknown
+// TTL and renewal.
+func (b *builder) handleLibExpiry(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
+	src := c
+	if c.Handle < 0 {
+		call := b.definition(c.Recv)
+		if call == nil {
+			return
+		}
+		nc := locklib.Classify(b.pass.TypesInfo, call)
+		if nc == nil || nc.Role != locklib.NewMutex || nc.Lib != lk.Lib {
+			return
+		}
+		if lk.Key == (keyexpr.Key{}) && nc.Key != nil {
+			lk.KeyExpr = nc.Key
+			if _, nfd := b.funcOf(call); nfd != nil {
+				lk.Key = b.lc.Env(nfd).Of(nc.Key)
+			} else {
+				lk.Key = (&keyexpr.Env{Info: b.pass.TypesInfo, Defs: b.defs}).Of(nc.Key)
+			}
+		}
+		if call.Ellipsis.IsValid() {
+			return
+		}
+		src = nc
+	}
+	b.setLibTTL(lk, src)
+}
+
+// setLibTTL applies the TTL and the options of src, the acquire or the
+// constructor of a lock of the smaller libraries, to lk.
+func (b *builder) setLibTTL(lk *Lock, src *locklib.Call) {
+	ttl, renews := lk.Lib.Defaults()
+	expiry, isDefault := src.TTL, src.DefaultTTL
+	seconds := src.TTLSeconds
+	if lk.Lib != locklib.BsmRedisLock {
+		isDefault = true // options are calls, read below
+	}
+	for _, o := range src.Opts {
+		oc, ok := ast.Unparen(o).(*ast.CallExpr)
+		if !ok {
+			return
+		}
+		lc := locklib.Classify(b.pass.TypesInfo, oc)
+		if lc == nil {
+			return
+		}
+		switch lc.Role {
+		case locklib.Expiry:
+			// redis_lock's watchdog runs only when no TTL is set.
+			expiry, seconds, renews = lc.TTL, lc.TTLSeconds, false
+		case locklib.AutoRenew:
+			renews = true
+		}
+	}
+	lk.AutoRenew = No
+	if renews {
+		lk.AutoRenew = Yes
+	}
+	switch {
+	case expiry != nil:
+		lk.TTL, lk.Unit = expiry, redismodel.UnitDuration
+		if seconds {
+			lk.Unit = redismodel.UnitSeconds
+		}
+	case isDefault:
+		lk.DefaultTTL = ttl
+	}
+}
+
 // definition returns the call that made the value of e: e itself, or the
 // single definition of the variable it names (local or package-level).
 func (b *builder) definition(e ast.Expr) *ast.CallExpr {
@@ -822,9 +903,13 @@ func (b *builder) resolve(e ast.Expr) ast.Expr {
 	return ResolveFields(b.pass.TypesInfo, b.defs, b.fields, e)
 }
 
-// doSection makes the callback of safelock's Locker.Do a section.
+// doSection makes the callback of safelock's Locker.Do (or of
+// bsm/redis-lock's Run) a section.
 func (b *builder) doSection(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
 	lk.AutoRenew = Yes
+	if lk.Lib == locklib.BsmRedisLock { // Run(client, key, opts, handler)
+		b.setLibTTL(lk, c)
+	}
 	var fn ast.Node
 	var params *ast.FieldList
 	switch f := ast.Unparen(c.Fn).(type) {
