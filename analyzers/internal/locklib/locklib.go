@@ -31,16 +31,16 @@ import (
 type Lib int
 
 const (
-	Raw         Lib = iota // a lock built on raw SET NX (see lifecycle)
-	Safelock               // github.com/locklint/locklint/safelock
-	Redsync                // github.com/go-redsync/redsync
-	Redislock              // github.com/bsm/redislock
-	Rueidislock            // github.com/redis/rueidis/rueidislock, and valkey-go's valkeylock (its fork, the same API)
-	GoZero                 // github.com/zeromicro/go-zero/core/stores/redis RedisLock
-	BsmRedisLock           // github.com/bsm/redis-lock, bsm/redislock's predecessor
-	RedlockGo              // github.com/amyangfei/redlock-go (v1 to v3)
-	GoRedislock            // github.com/jefferyjob/go-redislock
-	XiaoxuRedisLock        // github.com/xiaoxuxiansheng/redis_lock
+	Raw             Lib = iota // a lock built on raw SET NX (see lifecycle)
+	Safelock                   // github.com/locklint/locklint/safelock
+	Redsync                    // github.com/go-redsync/redsync
+	Redislock                  // github.com/bsm/redislock
+	Rueidislock                // github.com/redis/rueidis/rueidislock, and valkey-go's valkeylock (its fork, the same API)
+	GoZero                     // github.com/zeromicro/go-zero/core/stores/redis RedisLock
+	BsmRedisLock               // github.com/bsm/redis-lock, bsm/redislock's predecessor
+	RedlockGo                  // github.com/amyangfei/redlock-go (v1 to v3)
+	GoRedislock                // github.com/jefferyjob/go-redislock
+	XiaoxuRedisLock            // github.com/xiaoxuxiansheng/redis_lock
 )
 
 func (l Lib) String() string {
@@ -109,8 +109,8 @@ type Call struct {
 	// WithExpireSeconds and DelayExpire). DefaultTTL: no TTL is given
 	// and the library's default applies (see Lib.Defaults).
 	TTLSeconds, DefaultTTL bool
-	Fn     ast.Expr // safelock Do's callback
-	Opts   []ast.Expr
+	Fn                     ast.Expr // safelock Do's callback
+	Opts                   []ast.Expr
 	// Returns says how the acquire hands back the lock: the result index
 	// of the lease/lock (safelock, redislock), of the lock-loss context and
 	// cancel func (rueidislock), -1 when the receiver is the lock (redsync).

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	lock "github.com/bsm/redis-lock"
 	"github.com/amyangfei/redlock-go/v3/redlock"
+	lock "github.com/bsm/redis-lock"
 	goredislock "github.com/jefferyjob/go-redislock"
 	"github.com/xiaoxuxiansheng/redis_lock"
 )
