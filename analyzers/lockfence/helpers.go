@@ -12,6 +12,7 @@ import (
 
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"github.com/locklint/locklint/analyzers/internal/lifecycle"
+	"github.com/locklint/locklint/analyzers/internal/locklib"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
 	"github.com/locklint/locklint/analyzers/internal/section"
 	"github.com/locklint/locklint/analyzers/internal/stores"
@@ -227,7 +228,13 @@ func persistentSets(pass *analysis.Pass, res *section.Result, s *section.Section
 		if op.Call != call || op.Kind != lifecycle.Write || op.Via == nil || op.Via.Pkg() == pass.Pkg || op.Lock() != nil && op.Lock().IsLock(pass) {
 			continue
 		}
-		named := strings.ToLower(op.KeyText() + " " + lifecycle.FuncName(op.Via) + " " + op.Via.Pkg().Name())
+		pkgName := op.Via.Pkg().Name()
+		if locklib.IsLibPath(op.Via.Pkg().Path()) {
+			// A lock library's own client (redis_lock.Client.Set) keeps
+			// the application's data: its name says nothing of the keys.
+			pkgName = ""
+		}
+		named := strings.ToLower(op.KeyText() + " " + lifecycle.FuncName(op.Via) + " " + pkgName)
 		if op.TTL && (op.KeyExpr != nil || !namedStore(named)) {
 			continue // a generic wrapper given the key and a TTL: taken for a cache
 		}

@@ -6,6 +6,8 @@ package redis_lock
 import (
 	"context"
 	"errors"
+
+	"github.com/gomodule/redigo/redis"
 )
 
 var ErrLockAcquiredByOthers = errors.New("lock is acquired by others")
@@ -14,12 +16,24 @@ type LockClient interface {
 	SetNEX(ctx context.Context, key, value string, expireSeconds int64) (int64, error)
 }
 
-type Client struct{}
+// Client is the library's redigo client, which applications use for
+// their data too.
+type Client struct{ pool *redis.Pool }
 
 func NewClient(network, address, password string) *Client { return &Client{} }
 
 func (c *Client) SetNEX(ctx context.Context, key, value string, expireSeconds int64) (int64, error) {
-	return 0, nil
+	conn := c.pool.Get()
+	defer conn.Close()
+	return redis.Int64(conn.Do("SET", key, value, "EX", expireSeconds, "NX"))
+}
+
+// Set keeps value under key with no expiry.
+func (c *Client) Set(ctx context.Context, key, value string) (int64, error) {
+	conn := c.pool.Get()
+	defer conn.Close()
+	_, err := conn.Do("SET", key, value)
+	return 1, err
 }
 
 type LockOptions struct {
