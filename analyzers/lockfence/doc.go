@@ -111,7 +111,10 @@
 //     a critical section too.
 //     Locks are raw SET NX locks that are also released somewhere (or
 //     named as locks), safelock, redsync, bsm/redislock, rueidislock
-//     (and valkey-go's valkeylock, rueidislock's fork) and go-zero
+//     (and valkey-go's valkeylock, rueidislock's fork), the old
+//     bsm/redis-lock (its Run callback is a section), amyangfei/redlock-go
+//     (a lock given back by UnLock of the same resource),
+//     jefferyjob/go-redislock, xiaoxuxiansheng/redis_lock and go-zero
 //     RedisLock locks, a lock API behind an interface shaped like
 //     rueidislock's (Lock(ctx, key) (context.Context, context.CancelFunc,
 //     error): a lock that hands back its lease as a context, whatever
@@ -163,7 +166,8 @@
 // methods (several implementations, or one in a package the caller does
 // not import: go/analysis facts flow along imports only) and func values; Redis writes inside other packages' helpers
 // (mostly caches), except a SET without expiry (a store of record:
-// store.Put(ctx, "wallet:"+id, v) whose body sends SET key v 0), a SET
+// store.Put(ctx, "wallet:"+id, v) whose body sends SET key v 0; also
+// through a lock library's own client, redis_lock.Client.Set), a SET
 // with a TTL by a helper that makes the key itself and whose type or
 // package is named as a storage, store or repository, and not as a
 // cache, statistics, a limit, a session, presence, dedup or a short-lived

@@ -28,7 +28,12 @@
 //     package; rueidislock renews by itself. redsync's TTL comes from
 //     WithExpiry on NewMutex (8s by default); go-zero's RedisLock holds
 //     its key SetExpire(seconds) plus 500 ms (500 ms without SetExpire)
-//     and has no renewal.
+//     and has no renewal. The smaller libraries: the old bsm/redis-lock
+//     holds Options.LockTimeout (5s by default), redlock-go the ttl
+//     given to Lock, jefferyjob/go-redislock WithTimeout (5s by default;
+//     WithAutoRenew renews), none of them renewing by themselves; the
+//     xiaoxuxiansheng/redis_lock watchdog renews unless WithExpireSeconds
+//     sets the TTL.
 //   - a safelock lease that renews itself (WithAutoRenew, Do) in a section
 //     with such a wait, that never watches Lease.Done() or Err() (or, in
 //     Do, never uses the callback's ctx): a renewal can fail, and then the

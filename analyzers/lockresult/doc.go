@@ -43,7 +43,12 @@
 //     (if err == redislock.ErrNotObtained { return err }): every other
 //     error, Redis unreachable included, runs the work without the lock;
 //     go-zero's RedisLock.Acquire/AcquireCtx answers a held lock with
-//     false and a nil error, so its bool must be looked at as SetNX's is;
+//     false and a nil error, so its bool must be looked at as SetNX's is,
+//     and so do the old bsm/redis-lock's Locker.Lock/LockWithContext;
+//     redlock-go's RedLock.Lock, jefferyjob/go-redislock's Lock (and its
+//     Spin, Fair, R and W forms) and xiaoxuxiansheng/redis_lock's Lock
+//     fail with an error (v6 bsm/redis-lock's ObtainLock, which answers
+//     (nil, nil), is not judged);
 //   - wrappers: a function that returns an acquire's outcome unchanged
 //     (return l.rdb.SetNX(...).Result(), return l.locker.TryAcquire(...))
 //     gets a fact, and its callers, in any package, are checked as if they
