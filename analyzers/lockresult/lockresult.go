@@ -518,7 +518,9 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 // An else is allowed only when it is one more failure test with no else
 // of its own (if err == ErrNotObtained { log } else if err != nil {
 // return }): then the code after the if still runs only on success or on
-// the logged failure. nil otherwise.
+// the logged failure; or when it only logs too (if err != nil { log }
+// else { log "took the lock" }): then the code after the if is all the
+// success path does. nil otherwise.
 func (r *runner) fallThroughJoin(g *cfg.CFG, f *flow, then *cfg.Block) *cfg.Block {
 	if then.Kind != cfg.KindIfThen {
 		return nil
@@ -527,7 +529,11 @@ func (r *runner) fallThroughJoin(g *cfg.CFG, f *flow, then *cfg.Block) *cfg.Bloc
 	if !ok || changesState(is.Body) {
 		return nil
 	}
-	if is.Else != nil {
+	if els, ok := is.Else.(*ast.BlockStmt); ok {
+		if changesState(els) || f.firstCall(els) != nil {
+			return nil // the success branch does the work
+		}
+	} else if is.Else != nil {
 		// if err != nil { log } else if !ok { return } [else { defer
 		// release() }]: a last else runs only on success.
 		elif, ok := is.Else.(*ast.IfStmt)

@@ -93,3 +93,29 @@ func xiaoxuDropped(ctx context.Context) {
 	defer l.Unlock(ctx)
 	work()
 }
+
+func queueReturn() int { return 0 }
+
+// A worker loop's shape: both outcomes only logged, then the work.
+func redlockLoggedElse(ctx context.Context) {
+	_, err := redlockMgr.Lock(ctx, "tasks_returner", 15*time.Second)
+	if err != nil { // want `when redlock-go RedLock.Lock fails \(err != nil\), this branch falls through into the code that needs the lock: queueReturn\(...\) runs without it`
+		log.Printf("busy: %v", err)
+	} else {
+		log.Print("took the lock")
+	}
+	queueReturn()
+	_ = redlockMgr.UnLock(ctx, "tasks_returner")
+}
+
+// The else does the work: what follows runs on both outcomes.
+func redlockWorkInElse(ctx context.Context) {
+	_, err := redlockMgr.Lock(ctx, "tasks_returner", 15*time.Second)
+	if err != nil {
+		log.Printf("busy: %v", err)
+	} else {
+		queueReturn()
+		_ = redlockMgr.UnLock(ctx, "tasks_returner")
+	}
+	work()
+}
