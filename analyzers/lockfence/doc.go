@@ -114,7 +114,11 @@
 //     (and valkey-go's valkeylock, rueidislock's fork), the old
 //     bsm/redis-lock (its Run callback is a section), amyangfei/redlock-go
 //     (a lock given back by UnLock of the same resource),
-//     jefferyjob/go-redislock, xiaoxuxiansheng/redis_lock and go-zero
+//     jefferyjob/go-redislock, xiaoxuxiansheng/redis_lock, gocron v2's
+//     distributed locker (a job's task is a section when its scheduler
+//     was made WithDistributedLocker, or the job WithDistributedJobLocker,
+//     and not WithDisabledDistributedJobLocker: gocron takes the lock,
+//     keyed by the job's name, before each run) and go-zero
 //     RedisLock locks, a lock API behind an interface shaped like
 //     rueidislock's (Lock(ctx, key) (context.Context, context.CancelFunc,
 //     error): a lock that hands back its lease as a context, whatever

@@ -45,6 +45,8 @@ func handleLibOf(path string) Lib {
 		return GoRedislock
 	case path == "github.com/xiaoxuxiansheng/redis_lock":
 		return XiaoxuRedisLock
+	case path == "github.com/go-co-op/gocron/v2":
+		return Gocron
 	}
 	return Raw
 }
@@ -136,6 +138,8 @@ func classifyHandleLib(c *Call, sig *types.Signature, recv, name string, args []
 				c.Role = Renew
 			}
 		}
+	case Gocron:
+		classifyGocron(c, recv, name, args)
 	case XiaoxuRedisLock:
 		switch {
 		case recv == "" && name == "NewRedisLock":
@@ -186,4 +190,42 @@ func lockTimeoutField(e ast.Expr) (ttl ast.Expr, isDefault bool) {
 		}
 	}
 	return nil, true
+}
+
+// classifyGocron fills c for gocron v2, whose executor takes the
+// distributed locker's lock (Locker.Lock(ctx, job name)) before each run
+// of a job and releases it when the task returns: NewJob(def,
+// NewTask(fn, ...), opts...) is an acquire whose section is fn, when the
+// scheduler (NewScheduler(WithDistributedLocker(l))) or the job
+// (WithDistributedJobLocker(l)) has a locker, which section decides.
+func classifyGocron(c *Call, recv, name string, args []ast.Expr) {
+	arg := func(i int) ast.Expr {
+		if i < len(args) {
+			return args[i]
+		}
+		return nil
+	}
+	switch {
+	case recv == "" && name == "NewScheduler":
+		c.Role, c.Opts = NewLocker, args
+	case recv == "" && (name == "WithDistributedLocker" || name == "WithDistributedJobLocker"):
+		c.Role = SchedLocker
+	case recv == "" && name == "WithDisabledDistributedJobLocker":
+		c.Role = NoSchedLocker
+	case recv == "" && name == "WithName":
+		c.Role, c.Key = JobName, arg(0)
+	case recv == "Scheduler" && (name == "NewJob" || name == "Update"):
+		at := 1 // NewJob(def, task, opts...)
+		if name == "Update" {
+			at = 2 // Update(id, def, task, opts...)
+		}
+		task, ok := ast.Unparen(arg(at)).(*ast.CallExpr)
+		if !ok || len(task.Args) == 0 {
+			return
+		}
+		if sel, ok := ast.Unparen(task.Fun).(*ast.SelectorExpr); !ok || sel.Sel.Name != "NewTask" {
+			return
+		}
+		c.Role, c.Fn, c.Opts = Acquire, task.Args[0], rest(args, at+1)
+	}
 }

@@ -41,6 +41,7 @@ const (
 	RedlockGo                  // github.com/amyangfei/redlock-go (v1 to v3)
 	GoRedislock                // github.com/jefferyjob/go-redislock
 	XiaoxuRedisLock            // github.com/xiaoxuxiansheng/redis_lock
+	Gocron                     // github.com/go-co-op/gocron/v2: jobs run under its distributed locker
 )
 
 func (l Lib) String() string {
@@ -63,6 +64,8 @@ func (l Lib) String() string {
 		return "go-redislock"
 	case XiaoxuRedisLock:
 		return "redis_lock"
+	case Gocron:
+		return "gocron"
 	}
 	return "raw"
 }
@@ -83,16 +86,19 @@ const (
 type Role int
 
 const (
-	Acquire   Role = iota + 1 // takes the lock (TryAcquire, Lock, Obtain, WithContext, Do)
-	Release                   // Release, Unlock
-	Renew                     // Renew, Extend, Refresh
-	Watch                     // asks whether the lock is still held: Done, Err, Deadline, Valid, Until, TTL
-	Fence                     // safelock Lease.Fence
-	NewMutex                  // redsync Redsync.NewMutex
-	NewLocker                 // safelock New/NewRedlock, rueidislock NewLocker
-	AutoRenew                 // safelock WithAutoRenew option
-	Expiry                    // redsync WithExpiry option, go-zero RedisLock.SetExpire
-	Option                    // any other With... option of safelock or redsync
+	Acquire       Role = iota + 1 // takes the lock (TryAcquire, Lock, Obtain, WithContext, Do)
+	Release                       // Release, Unlock
+	Renew                         // Renew, Extend, Refresh
+	Watch                         // asks whether the lock is still held: Done, Err, Deadline, Valid, Until, TTL
+	Fence                         // safelock Lease.Fence
+	NewMutex                      // redsync Redsync.NewMutex
+	NewLocker                     // safelock New/NewRedlock, rueidislock NewLocker
+	AutoRenew                     // safelock WithAutoRenew option
+	Expiry                        // redsync WithExpiry option, go-zero RedisLock.SetExpire
+	Option                        // any other With... option of safelock or redsync
+	SchedLocker                   // gocron WithDistributedLocker/WithDistributedJobLocker: jobs run under the locker's lock
+	NoSchedLocker                 // gocron WithDisabledDistributedJobLocker
+	JobName                       // gocron WithName: the job's name, the locker's key
 )
 
 // Call is one library call.

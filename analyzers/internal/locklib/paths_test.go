@@ -31,6 +31,8 @@ func TestHandleLibPaths(t *testing.T) {
 		"github.com/jefferyjob/go-redislock/adapter":  Raw,
 		"github.com/xiaoxuxiansheng/redis_lock":       XiaoxuRedisLock,
 		"github.com/xiaoxuxiansheng/redis_lock/utils": Raw,
+		"github.com/go-co-op/gocron/v2":               Gocron,
+		"github.com/go-co-op/gocron":                  Raw, // v1: the locker is set by a method, not modelled
 	} {
 		if got := libOf(path); got != want {
 			t.Errorf("%s: got %v, want %v", path, got, want)

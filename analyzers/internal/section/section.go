@@ -552,6 +552,12 @@ func (b *builder) libSections() {
 		if c.TTL == nil {
 			lk.Unit = redismodel.UnitNone
 		}
+		if c.Lib == locklib.Gocron {
+			if !b.gocronLocked(c, fd) {
+				continue
+			}
+			b.gocronJobName(lk, c, fd)
+		}
 		if c.Fn != nil {
 			b.doSection(lk, c, fd)
 			continue
@@ -903,12 +909,120 @@ func (b *builder) resolve(e ast.Expr) ast.Expr {
 	return ResolveFields(b.pass.TypesInfo, b.defs, b.fields, e)
 }
 
+// gocronLocked reports whether the gocron job that c registers runs
+// under a distributed locker: its own (WithDistributedJobLocker) or its
+// scheduler's (WithDistributedLocker among the options of the
+// NewScheduler call that made c's receiver, also when they are passed
+// as a slice built by append in the same function), and not disabled
+// (WithDisabledDistributedJobLocker(true)).
+func (b *builder) gocronLocked(c *locklib.Call, fd *ast.FuncDecl) bool {
+	info := b.pass.TypesInfo
+	roles := func(opts []ast.Expr, fn *ast.FuncDecl) (locker, disabled bool) {
+		var visit func(e ast.Expr)
+		visit = func(e ast.Expr) {
+			call, ok := ast.Unparen(e).(*ast.CallExpr)
+			if !ok {
+				if id, ok := ast.Unparen(e).(*ast.Ident); ok && fn != nil {
+					// opts... : the options appended to the slice here.
+					obj := info.Uses[id]
+					ast.Inspect(fn, func(n ast.Node) bool {
+						as, ok := n.(*ast.AssignStmt)
+						if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+							return true
+						}
+						if lid, ok := ast.Unparen(as.Lhs[0]).(*ast.Ident); !ok || info.ObjectOf(lid) != obj {
+							return true
+						}
+						switch r := ast.Unparen(as.Rhs[0]).(type) {
+						case *ast.CallExpr:
+							if fid, ok := ast.Unparen(r.Fun).(*ast.Ident); ok && fid.Name == "append" {
+								for _, a := range r.Args[1:] {
+									visit(a)
+								}
+							}
+						case *ast.CompositeLit:
+							for _, el := range r.Elts {
+								visit(el)
+							}
+						}
+						return true
+					})
+				}
+				return
+			}
+			lc := locklib.Classify(info, call)
+			if lc == nil || lc.Lib != locklib.Gocron {
+				return
+			}
+			switch lc.Role {
+			case locklib.SchedLocker:
+				locker = true
+			case locklib.NoSchedLocker:
+				if len(call.Args) == 1 {
+					if id, ok := ast.Unparen(call.Args[0]).(*ast.Ident); !ok || id.Name != "false" {
+						disabled = true
+					}
+				}
+			}
+		}
+		for _, o := range opts {
+			visit(o)
+		}
+		return locker, disabled
+	}
+	jobLocker, disabled := roles(c.Opts, fd)
+	if disabled {
+		return false
+	}
+	if jobLocker {
+		return true
+	}
+	call := b.definition(c.Recv)
+	if call == nil {
+		// s, err := gocron.NewScheduler(...)
+		if id, ok := b.resolve(c.Recv).(*ast.Ident); ok {
+			if v, ok := info.Uses[id].(*types.Var); ok {
+				call, _ = b.defs.Tuple(v)
+			}
+		}
+	}
+	if call == nil {
+		return false
+	}
+	nc := locklib.Classify(info, call)
+	if nc == nil || nc.Lib != locklib.Gocron || nc.Role != locklib.NewLocker {
+		return false
+	}
+	_, nfd := b.funcOf(call)
+	locker, _ := roles(nc.Opts, nfd)
+	return locker
+}
+
+// gocronJobName takes the lock's key, the job's name, from WithName
+// among the job's options.
+func (b *builder) gocronJobName(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
+	for _, o := range c.Opts {
+		call, ok := ast.Unparen(o).(*ast.CallExpr)
+		if !ok {
+			continue
+		}
+		if lc := locklib.Classify(b.pass.TypesInfo, call); lc != nil && lc.Role == locklib.JobName && lc.Key != nil {
+			lk.KeyExpr, lk.Key = lc.Key, b.lc.Env(fd).Of(lc.Key)
+		}
+	}
+}
+
 // doSection makes the callback of safelock's Locker.Do (or of
-// bsm/redis-lock's Run) a section.
+// bsm/redis-lock's Run, or a gocron job's task) a section.
 func (b *builder) doSection(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
-	lk.AutoRenew = Yes
-	if lk.Lib == locklib.BsmRedisLock { // Run(client, key, opts, handler)
+	switch lk.Lib {
+	case locklib.Safelock:
+		lk.AutoRenew = Yes
+	case locklib.BsmRedisLock: // Run(client, key, opts, handler)
 		b.setLibTTL(lk, c)
+	case locklib.Gocron:
+		// The locker's lock: its TTL and renewal are the locker's.
+		lk.AutoRenew, lk.RenewUnknown = Unknown, true
 	}
 	var fn ast.Node
 	var params *ast.FieldList
@@ -938,7 +1052,7 @@ func (b *builder) doSection(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
 			names = append(names, f.Names...)
 		}
 	}
-	if len(names) == 2 {
+	if len(names) == 2 && lk.Lib == locklib.Safelock { // func(ctx, lease)
 		lk.LostCtx = names[0]
 		if obj := b.pass.TypesInfo.Defs[names[0]]; obj != nil && names[0].Name != "_" {
 			lk.Watches = append(lk.Watches, b.uses(fn, obj)...)
