@@ -220,6 +220,10 @@
 // with no TTL, which cannot pass to another holder while this one is
 // paused (its missing TTL is lockexpiry's finding).
 //
+// A write through a radix action is reported at the call the action is
+// handed to (the client's Do, a pipeline, a helper that runs the actions
+// it gets), where the command is sent.
+//
 // # Why it matters
 //
 //	t0   worker A: acquires lock:order:42 (TTL 10s)

@@ -6,9 +6,11 @@ import (
 	"go/ast"
 	"go/types"
 	"regexp"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/locklint/locklint/analyzers/internal/docs"
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
@@ -184,6 +186,9 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 			related = append(related, analysis.RelatedInformation{Pos: w.Call.Pos(), End: w.Call.End(), Message: "called under the lock here"})
 		}
 	}
+	if at == ast.Node(w.Call) {
+		at = handedTo(pass, w)
+	}
 	for _, o := range unfenced[1:] {
 		related = append(related, analysis.RelatedInformation{Pos: o.Call.Pos(), End: o.Call.End(), Message: "also written without a fence: " + o.What})
 	}
@@ -337,4 +342,29 @@ func storeLocks(pass *analysis.Pass, res *section.Result, helpers *stores.Result
 		})
 	}
 	return out
+}
+
+// handedTo returns where the write w is sent: a radix action is a value
+// built by radix.Cmd and sent by the call it is handed to (the client's
+// Do, a pipeline, or a helper that runs the actions it gets), so a
+// reviewer changes that call. Any other write is sent where it is made.
+func handedTo(pass *analysis.Pass, w *stores.Write) ast.Node {
+	if w.Cmd == nil || w.Cmd.Client != redismodel.Radix {
+		return w.Call
+	}
+	for _, f := range pass.Files {
+		if f.Pos() > w.Call.Pos() || w.Call.End() > f.End() {
+			continue
+		}
+		path, _ := astutil.PathEnclosingInterval(f, w.Call.Pos(), w.Call.End())
+		for i, n := range path {
+			if n != ast.Node(w.Call) || i+1 >= len(path) {
+				continue
+			}
+			if outer, ok := path[i+1].(*ast.CallExpr); ok && slices.Contains(outer.Args, ast.Expr(w.Call)) {
+				return outer
+			}
+		}
+	}
+	return w.Call
 }

@@ -56,3 +56,27 @@ func radixV2Payout(ctx context.Context, p *pool.Pool, db *sql.DB, id, token stri
 	_, err = db.ExecContext(ctx, "UPDATE payouts SET paid = 1 WHERE id = ?", id) // want `database/sql DB.ExecContext under lock "payout3:lock:" \+ id \(SET NX\) carries no fencing token`
 	return err
 }
+
+// radixAll runs the actions it is handed, one by one.
+func radixAll(p *radix.Pool, actions ...radix.CmdAction) error {
+	for _, a := range actions {
+		if err := p.Do(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A radix action is a value: the commands go out at the call it is
+// handed to, which is where the report belongs.
+func radixHanded(p *radix.Pool, channel, token string) error {
+	var res string
+	if err := p.Do(radix.Cmd(&res, "SET", "channels:lock", token, "NX", "EX", "10")); err != nil || res != "OK" {
+		return err
+	}
+	defer p.Do(radixRelease.Cmd(nil, "channels:lock", token))
+	return radixAll(p, // want `Redis ZREM under lock "channels:lock" \(SET NX\) carries no fencing token`
+		radix.Cmd(nil, "DEL", "last:"+channel),
+		radix.Cmd(nil, "ZREM", "watched", channel),
+	)
+}
