@@ -69,10 +69,15 @@
 //     (SET device_id = ? WHERE ... AND device_id IS NULL; SET status =
 //     'done' WHERE status = 'pending'; gorm's Where("no = ? AND status =
 //     ?", no, "pending").Update("status", "cancelled"), and Updates of a
-//     map): the row refuses a stale holder's write by itself. When the
+//     map), and an INSERT that does nothing when its row's key exists
+//     (INSERT ... ON CONFLICT DO NOTHING, INSERT IGNORE, INSERT OR IGNORE:
+//     a claim of a unique key, a job's run per tick): the row refuses a
+//     stale holder's write by itself. When the
 //     code then tests the rows it affected and leaves on none (if
 //     res.RowsAffected == 0 { return }), the writes after that test run
-//     only for the caller that moved the row on, and are left out too
+//     only for the caller that moved the row on (also when a
+//     transaction's callback records the count in a variable, inserted =
+//     n > 0, that the function around it tests), and are left out too
 //     (the stock put back after an order is cancelled), also when the
 //     update, its test and the writes after it are in a helper the
 //     section calls. So is a SQL

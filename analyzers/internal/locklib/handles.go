@@ -219,13 +219,22 @@ func classifyGocron(c *Call, recv, name string, args []ast.Expr) {
 		if name == "Update" {
 			at = 2 // Update(id, def, task, opts...)
 		}
-		task, ok := ast.Unparen(arg(at)).(*ast.CallExpr)
-		if !ok || len(task.Args) == 0 {
+		task := arg(at)
+		if task == nil {
 			return
 		}
-		if sel, ok := ast.Unparen(task.Fun).(*ast.SelectorExpr); !ok || sel.Sel.Name != "NewTask" {
-			return
+		// The task's function, or the Task value, which section resolves
+		// (task := gocron.NewTask(fn); s.NewJob(def, task)).
+		c.Role, c.Fn, c.Opts = Acquire, task, rest(args, at+1)
+		if call, ok := ast.Unparen(task).(*ast.CallExpr); ok && IsGocronTask(call) {
+			c.Fn = call.Args[0]
 		}
-		c.Role, c.Fn, c.Opts = Acquire, task.Args[0], rest(args, at+1)
 	}
+}
+
+// IsGocronTask reports whether call is gocron.NewTask(fn, ...) with its
+// function.
+func IsGocronTask(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "NewTask" && len(call.Args) > 0
 }

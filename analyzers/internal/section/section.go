@@ -557,6 +557,9 @@ func (b *builder) libSections() {
 				continue
 			}
 			b.gocronJobName(lk, c, fd)
+			if call, ok := b.resolve(c.Fn).(*ast.CallExpr); ok && locklib.IsGocronTask(call) && calleeIs(b.pass.TypesInfo, call, "github.com/go-co-op/gocron/v2", "NewTask") {
+				c.Fn = call.Args[0] // task := gocron.NewTask(fn)
+			}
 		}
 		if c.Fn != nil {
 			b.doSection(lk, c, fd)
@@ -1042,6 +1045,16 @@ func (b *builder) doSection(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
 			d := b.declOf[tf]
 			fn, params, fd = d, d.Type.Params, d
 		}
+	case *ast.CallExpr:
+		// A factory of this package that returns the closure to run
+		// (gocron.NewTask(s.makeTask(job))).
+		if tf, ok := typeutil.Callee(b.pass.TypesInfo, f).(*types.Func); ok && lk.Lib == locklib.Gocron {
+			if d := b.declOf[tf]; d != nil && d.Body != nil {
+				if lit := returnedLit(d); lit != nil {
+					fn, params, fd = lit, lit.Type.Params, d
+				}
+			}
+		}
 	}
 	if fn == nil {
 		return
@@ -1080,6 +1093,20 @@ func (b *builder) doSection(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
 }
 
 func within(n, root ast.Node) bool { return root.Pos() <= n.Pos() && n.End() <= root.End() }
+
+// returnedLit returns the function literal d returns, when its body's
+// last statement returns one.
+func returnedLit(d *ast.FuncDecl) *ast.FuncLit {
+	if len(d.Body.List) == 0 {
+		return nil
+	}
+	ret, ok := d.Body.List[len(d.Body.List)-1].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return nil
+	}
+	lit, _ := ast.Unparen(ret.Results[0]).(*ast.FuncLit)
+	return lit
+}
 
 // calleeIs reports whether call calls pkgPath.name.
 func calleeIs(info *types.Info, call *ast.CallExpr, pkgPath, name string) bool {

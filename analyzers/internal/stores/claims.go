@@ -31,8 +31,8 @@ func Claims(info *types.Info, root ast.Node, writes []*Write) []Claim {
 		if fn == nil {
 			continue
 		}
-		if end := rowCountTest(info, fn, w.Call); end.IsValid() {
-			out = append(out, Claim{fn, end})
+		if cfn, end := rowCountTest(info, root, fn, w.Call); end.IsValid() {
+			out = append(out, Claim{cfn, end})
 		}
 	}
 	return out
@@ -48,13 +48,12 @@ func Claimed(root ast.Node, cs []Claim, w *Write) bool {
 	return claimedAt(root, cs, w.Call.Pos())
 }
 
+// A write after the test in the claim's function, also inside a
+// function literal made there after it (a transaction's callback), runs
+// after the test.
 func claimedAt(root ast.Node, cs []Claim, pos token.Pos) bool {
-	if len(cs) == 0 {
-		return false
-	}
-	fn := section.EnclosingFunc(root, pos)
 	for _, c := range cs {
-		if c.fn == fn && pos > c.after {
+		if c.fn.Pos() <= pos && pos < c.fn.End() && pos > c.after {
 			return true
 		}
 	}
@@ -63,8 +62,12 @@ func claimedAt(root ast.Node, cs []Claim, pos token.Pos) bool {
 
 // rowCountTest returns the end of the if in fn that tests the rows call
 // affected (through the variable it is assigned to, or one assigned from
-// its RowsAffected()) and leaves in its body, or token.NoPos.
-func rowCountTest(info *types.Info, fn ast.Node, call *ast.CallExpr) token.Pos {
+// its RowsAffected()) and leaves in its body, or token.NoPos. When fn is
+// a function literal that only records the count in a variable of the
+// function around it (inserted = tag.RowsAffected() > 0, in a
+// transaction's callback), the test is looked for there, after the
+// literal, and that function is returned.
+func rowCountTest(info *types.Info, root, fn ast.Node, call *ast.CallExpr) (ast.Node, token.Pos) {
 	vars := map[types.Object]bool{}
 	holds := func(e ast.Node) bool {
 		found := false
@@ -89,16 +92,23 @@ func rowCountTest(info *types.Info, fn ast.Node, call *ast.CallExpr) token.Pos {
 		})
 		return found
 	}
-	counts := map[types.Object]bool{} // n, _ := res.RowsAffected()
+	counts := map[types.Object]bool{} // n, _ := res.RowsAffected(); inserted = n > 0
 	record := func(as *ast.AssignStmt) {
 		if len(as.Rhs) != 1 || !holds(as.Rhs[0]) {
 			return
 		}
+		count := rows(as.Rhs[0])
+		ast.Inspect(as.Rhs[0], func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && counts[info.Uses[id]] {
+				count = true
+			}
+			return !count
+		})
 		for _, l := range as.Lhs {
 			if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
 				if obj := info.ObjectOf(id); obj != nil {
 					vars[obj] = true
-					if rows(as.Rhs[0]) {
+					if count {
 						counts[obj] = true
 					}
 				}
@@ -106,34 +116,55 @@ func rowCountTest(info *types.Info, fn ast.Node, call *ast.CallExpr) token.Pos {
 		}
 	}
 	end := token.NoPos
-	ast.Inspect(section.FuncBody(fn), func(n ast.Node) bool {
-		if end.IsValid() {
-			return false
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.AssignStmt:
-			record(n)
-		case *ast.IfStmt:
-			if n.Pos() < call.End() {
-				return true
+	test := func(body ast.Node, from token.Pos) {
+		ast.Inspect(body, func(n ast.Node) bool {
+			if end.IsValid() {
+				return false
 			}
-			if as, ok := n.Init.(*ast.AssignStmt); ok {
-				record(as) // if n, _ := res.RowsAffected(); n == 0
-			}
-			tested := rows(n.Cond) && holds(n.Cond)
-			ast.Inspect(n.Cond, func(m ast.Node) bool {
-				if id, ok := m.(*ast.Ident); ok && counts[info.Uses[id]] {
-					tested = true
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.AssignStmt:
+				record(n)
+			case *ast.IfStmt:
+				if n.Pos() < from {
+					return true
 				}
-				return !tested
-			})
-			if tested && section.Returns(n.Body) {
-				end = n.End()
+				if as, ok := n.Init.(*ast.AssignStmt); ok {
+					record(as) // if n, _ := res.RowsAffected(); n == 0
+				}
+				tested := rows(n.Cond) && holds(n.Cond)
+				ast.Inspect(n.Cond, func(m ast.Node) bool {
+					if id, ok := m.(*ast.Ident); ok && counts[info.Uses[id]] {
+						tested = true
+					}
+					return !tested
+				})
+				if tested && section.Returns(n.Body) {
+					end = n.End()
+				}
+			}
+			return true
+		})
+	}
+	test(section.FuncBody(fn), call.End())
+	if end.IsValid() {
+		return fn, end
+	}
+	if _, ok := fn.(*ast.FuncLit); ok {
+		for obj := range counts {
+			if obj.Pos() >= fn.Pos() && obj.Pos() < fn.End() {
+				continue // the literal's own variable
+			}
+			outer := section.EnclosingFunc(root, obj.Pos())
+			if outer == nil || fn.Pos() < outer.Pos() || fn.End() > outer.End() {
+				continue
+			}
+			test(section.FuncBody(outer), fn.End())
+			if end.IsValid() {
+				return outer, end
 			}
 		}
-		return true
-	})
-	return end
+	}
+	return fn, token.NoPos
 }

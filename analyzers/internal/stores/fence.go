@@ -33,6 +33,9 @@ func (w *Write) NeedsCondition() bool {
 	case SQL:
 		q := strings.ToLower(w.Query)
 		if m := writeVerb.FindStringSubmatch(w.Query); m != nil && strings.EqualFold(m[1], "insert") {
+			if insertDoNothing.MatchString(w.Query) {
+				return false // adds its row or nothing
+			}
 			return strings.Contains(q, "on conflict") || strings.Contains(q, "on duplicate key")
 		}
 		return true
@@ -57,9 +60,12 @@ func (w *Write) NeedsCondition() bool {
 // overwrite: an UPDATE whose WHERE requires a column it sets to be empty
 // or to hold an expected value (SET device_id = ? WHERE ... AND
 // (device_id = ” OR device_id IS NULL); SET status = 'done' WHERE
-// status = 'pending'). The database then decides at the row what the lock
-// was for (set once, move a state on once), and a stale holder's write
-// finds the row changed.
+// status = 'pending'), or an INSERT that does nothing when its row's key
+// exists (INSERT ... ON CONFLICT DO NOTHING, INSERT IGNORE, INSERT OR
+// IGNORE: a claim of a unique key, such as a job run per tick). The
+// database then decides at the row what the lock was for (set once, move
+// a state on once, claim once), and a stale holder's write finds the row
+// changed or taken.
 func (w *Write) SelfGuarded() bool {
 	if w.via != nil {
 		return w.via.SelfGuarded
@@ -79,12 +85,17 @@ func (w *Write) SelfGuarded() bool {
 }
 
 var (
-	updateSetWhere = regexp.MustCompile(`(?is)^\s*update\s+\S+\s+set\s+(.*?)\s+where\s+(.*)$`)
-	setColumn      = regexp.MustCompile(`(?i)(?:^|,)\s*[\x60"]?([A-Za-z_][A-Za-z0-9_]*)[\x60"]?\s*=`)
+	insertIgnore    = regexp.MustCompile(`(?is)^\s*insert\s+(?:or\s+)?ignore\s+into\s`)
+	insertDoNothing = regexp.MustCompile(`(?is)^\s*insert\s+into\s.*\bon\s+conflict\b[^;]*\bdo\s+nothing\b`)
+	updateSetWhere  = regexp.MustCompile(`(?is)^\s*update\s+\S+\s+set\s+(.*?)\s+where\s+(.*)$`)
+	setColumn       = regexp.MustCompile(`(?i)(?:^|,)\s*[\x60"]?([A-Za-z_][A-Za-z0-9_]*)[\x60"]?\s*=`)
 )
 
 // selfGuarded is SelfGuarded for statement text q.
 func selfGuarded(q string) bool {
+	if insertIgnore.MatchString(q) || insertDoNothing.MatchString(q) {
+		return true
+	}
 	cols, where, ok := updateParts(q)
 	return ok && whereGuards(where, cols)
 }
