@@ -769,14 +769,7 @@ func (b *builder) redsyncExpiry(lk *Lock, mutex ast.Expr) {
 	if c == nil || c.Role != locklib.NewMutex || call.Ellipsis.IsValid() {
 		return
 	}
-	if lk.Key == (keyexpr.Key{}) && c.Key != nil {
-		lk.KeyExpr = c.Key
-		if _, fd := b.funcOf(call); fd != nil {
-			lk.Key = b.lc.Env(fd).Of(c.Key)
-		} else {
-			lk.Key = (&keyexpr.Env{Info: b.pass.TypesInfo, Defs: b.defs}).Of(c.Key)
-		}
-	}
+	b.constructorKey(lk, call, c.Key)
 	for _, o := range c.Opts {
 		oc, ok := ast.Unparen(o).(*ast.CallExpr)
 		if !ok {
@@ -825,6 +818,21 @@ func (b *builder) goZeroExpiry(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
 	lk.TTL, lk.Unit, lk.TTLExtra = expire.TTL, redismodel.UnitSeconds, tolerance
 }
 
+// constructorKey takes a library lock's key from the constructor call
+// that made its lock object (NewMutex(key), New(client, key)), rendered
+// where that call is, when the acquire did not name one.
+func (b *builder) constructorKey(lk *Lock, call *ast.CallExpr, key ast.Expr) {
+	if lk.Key != (keyexpr.Key{}) || key == nil {
+		return
+	}
+	lk.KeyExpr = key
+	if _, fd := b.funcOf(call); fd != nil {
+		lk.Key = b.lc.Env(fd).Of(key)
+	} else {
+		lk.Key = (&keyexpr.Env{Info: b.pass.TypesInfo, Defs: b.defs}).Of(key)
+	}
+}
+
 // handleLibExpiry reads the TTL and self-renewal of a lock of the smaller
 // libraries (see locklib.Lib.Defaults) from its acquire (bsm/redis-lock's
 // Obtain and Run take the options) or from the constructor that made the
@@ -842,14 +850,7 @@ func (b *builder) handleLibExpiry(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
 		if nc == nil || nc.Role != locklib.NewMutex || nc.Lib != lk.Lib {
 			return
 		}
-		if lk.Key == (keyexpr.Key{}) && nc.Key != nil {
-			lk.KeyExpr = nc.Key
-			if _, nfd := b.funcOf(call); nfd != nil {
-				lk.Key = b.lc.Env(nfd).Of(nc.Key)
-			} else {
-				lk.Key = (&keyexpr.Env{Info: b.pass.TypesInfo, Defs: b.defs}).Of(nc.Key)
-			}
-		}
+		b.constructorKey(lk, call, nc.Key)
 		if call.Ellipsis.IsValid() {
 			return
 		}
