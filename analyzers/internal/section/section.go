@@ -913,65 +913,72 @@ func (b *builder) resolve(e ast.Expr) ast.Expr {
 	return ResolveFields(b.pass.TypesInfo, b.defs, b.fields, e)
 }
 
+// gocronOptions calls f with each gocron option among opts, also those
+// put in a slice passed as opts... (built by a literal or by append in
+// fn, the function the call is in).
+func (b *builder) gocronOptions(opts []ast.Expr, fn *ast.FuncDecl, f func(*locklib.Call)) {
+	info := b.pass.TypesInfo
+	var visit func(e ast.Expr)
+	visit = func(e ast.Expr) {
+		if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+			if lc := locklib.Classify(info, call); lc != nil && lc.Lib == locklib.Gocron {
+				f(lc)
+			}
+			return
+		}
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok || fn == nil {
+			return
+		}
+		obj := info.Uses[id]
+		ast.Inspect(fn, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+				return true
+			}
+			if lid, ok := ast.Unparen(as.Lhs[0]).(*ast.Ident); !ok || info.ObjectOf(lid) != obj {
+				return true
+			}
+			switch r := ast.Unparen(as.Rhs[0]).(type) {
+			case *ast.CallExpr:
+				if fid, ok := ast.Unparen(r.Fun).(*ast.Ident); ok && fid.Name == "append" {
+					for _, a := range r.Args[1:] {
+						visit(a)
+					}
+				}
+			case *ast.CompositeLit:
+				for _, el := range r.Elts {
+					visit(el)
+				}
+			}
+			return true
+		})
+	}
+	for _, o := range opts {
+		visit(o)
+	}
+}
+
 // gocronLocked reports whether the gocron job that c registers runs
 // under a distributed locker: its own (WithDistributedJobLocker) or its
 // scheduler's (WithDistributedLocker among the options of the
-// NewScheduler call that made c's receiver, also when they are passed
-// as a slice built by append in the same function), and not disabled
+// NewScheduler call that made c's receiver), and not disabled
 // (WithDisabledDistributedJobLocker(true)).
 func (b *builder) gocronLocked(c *locklib.Call, fd *ast.FuncDecl) bool {
 	info := b.pass.TypesInfo
 	roles := func(opts []ast.Expr, fn *ast.FuncDecl) (locker, disabled bool) {
-		var visit func(e ast.Expr)
-		visit = func(e ast.Expr) {
-			call, ok := ast.Unparen(e).(*ast.CallExpr)
-			if !ok {
-				if id, ok := ast.Unparen(e).(*ast.Ident); ok && fn != nil {
-					// opts... : the options appended to the slice here.
-					obj := info.Uses[id]
-					ast.Inspect(fn, func(n ast.Node) bool {
-						as, ok := n.(*ast.AssignStmt)
-						if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
-							return true
-						}
-						if lid, ok := ast.Unparen(as.Lhs[0]).(*ast.Ident); !ok || info.ObjectOf(lid) != obj {
-							return true
-						}
-						switch r := ast.Unparen(as.Rhs[0]).(type) {
-						case *ast.CallExpr:
-							if fid, ok := ast.Unparen(r.Fun).(*ast.Ident); ok && fid.Name == "append" {
-								for _, a := range r.Args[1:] {
-									visit(a)
-								}
-							}
-						case *ast.CompositeLit:
-							for _, el := range r.Elts {
-								visit(el)
-							}
-						}
-						return true
-					})
-				}
-				return
-			}
-			lc := locklib.Classify(info, call)
-			if lc == nil || lc.Lib != locklib.Gocron {
-				return
-			}
+		b.gocronOptions(opts, fn, func(lc *locklib.Call) {
 			switch lc.Role {
 			case locklib.SchedLocker:
 				locker = true
 			case locklib.NoSchedLocker:
-				if len(call.Args) == 1 {
-					if id, ok := ast.Unparen(call.Args[0]).(*ast.Ident); !ok || id.Name != "false" {
+				if len(lc.Call.Args) == 1 {
+					if id, ok := ast.Unparen(lc.Call.Args[0]).(*ast.Ident); !ok || id.Name != "false" {
 						disabled = true
 					}
 				}
 			}
-		}
-		for _, o := range opts {
-			visit(o)
-		}
+		})
 		return locker, disabled
 	}
 	jobLocker, disabled := roles(c.Opts, fd)
@@ -1005,15 +1012,11 @@ func (b *builder) gocronLocked(c *locklib.Call, fd *ast.FuncDecl) bool {
 // gocronJobName takes the lock's key, the job's name, from WithName
 // among the job's options.
 func (b *builder) gocronJobName(lk *Lock, c *locklib.Call, fd *ast.FuncDecl) {
-	for _, o := range c.Opts {
-		call, ok := ast.Unparen(o).(*ast.CallExpr)
-		if !ok {
-			continue
-		}
-		if lc := locklib.Classify(b.pass.TypesInfo, call); lc != nil && lc.Role == locklib.JobName && lc.Key != nil {
+	b.gocronOptions(c.Opts, fd, func(lc *locklib.Call) {
+		if lc.Role == locklib.JobName && lc.Key != nil {
 			lk.KeyExpr, lk.Key = lc.Key, b.lc.Env(fd).Of(lc.Key)
 		}
-	}
+	})
 }
 
 // doSection makes the callback of safelock's Locker.Do (or of

@@ -74,7 +74,7 @@ func newCronJobs() (*cronJobs, error) {
 // makeTask returns the closure each run executes.
 func (c *cronJobs) makeTask(ctx context.Context, id string) func() {
 	return func() {
-		db.ExecContext(ctx, "INSERT INTO job_runs (job) VALUES (?)", id) // want `database/sql DB.ExecContext under a lock \(gocron Scheduler.NewJob\) carries no fencing token`
+		db.ExecContext(ctx, "INSERT INTO job_runs (job) VALUES (?)", id) // want `database/sql DB.ExecContext under lock id \(gocron Scheduler.NewJob\) carries no fencing token`
 	}
 }
 
