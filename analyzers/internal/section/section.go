@@ -784,7 +784,7 @@ func (b *builder) redsyncExpiry(lk *Lock, mutex ast.Expr) {
 			return
 		}
 	}
-	lk.DefaultTTL = 8 * time.Second
+	lk.DefaultTTL, _ = lk.Lib.Defaults()
 }
 
 // goZeroExpiry reads the key from the NewRedisLock call behind a go-zero
