@@ -37,6 +37,19 @@
 // so does a GET first whose EXPIRE runs on a path that skips the acquire
 // (the key is there and holds our value: extend it; else SET NX).
 //
+// Also reported: an EXPIRE of a lock in the function that takes it that
+// runs whatever the acquire answered, because nothing tests the NX reply
+// (or the INCR count) before it or around it: SETNX, EXPIRE, return the
+// reply; SETNX and EXPIRE queued in one MULTI; a retry loop that sends
+// both on every attempt. When the NX fails, that EXPIRE re-arms the
+// current holder's lock, and a holder that died keeps its lock for as
+// long as others keep trying. Not when the reply is tested first (a
+// refusal returns, the EXPIRE sits in the success branch), when the
+// function reads the key's TTL (the repair of a key left without one),
+// or for EXPIRE ... NX. A test of an error counts only where a refusal
+// comes as one (SET NX through SetArgs or Do); a reply written through a
+// pointer (radix.Cmd(&n, "SETNX", ...)) is the acquire's reply.
+//
 // # Why it matters
 //
 //	t0   A: SET lock:job tokA NX PX 10000   -> OK, A holds the lock

@@ -43,8 +43,16 @@ func run(pass *analysis.Pass) (any, error) {
 			continue // nobody reads the NX result: a cache fill or a marker, not a lock
 		}
 		for _, op := range l.Ops {
+			if seen[op.Site.Pos()] {
+				continue
+			}
+			if a := expiresEitherWay(pass, res, l, op); a != nil {
+				seen[op.Site.Pos()] = true
+				reportEitherWay(pass, l, a, op)
+				continue
+			}
 			what := renewal(pass, res, l, op)
-			if what == "" || seen[op.Site.Pos()] {
+			if what == "" {
 				continue
 			}
 			seen[op.Site.Pos()] = true

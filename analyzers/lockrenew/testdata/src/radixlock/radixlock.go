@@ -22,3 +22,23 @@ func renewChecked(p *radix.Pool, id, token string) (bool, error) {
 	err := p.Do(extend.Cmd(&n, "job:lock:"+id, token, "5000"))
 	return n == 1, err
 }
+
+// Near miss: the SETNX reply lands in n through its pointer, and a
+// refusal returns before the EXPIRE.
+func finalizeOnce(p *radix.Pool, id string) bool {
+	var n int
+	p.Do(radix.Cmd(&n, "SETNX", "finalize:lock:"+id, "1"))
+	if n == 0 {
+		return false
+	}
+	p.Do(radix.Cmd(nil, "EXPIRE", "finalize:lock:"+id, "30"))
+	return true
+}
+
+// The same guard with the EXPIRE before the test: it runs either way.
+func finalizeEitherWay(p *radix.Pool, id string) bool {
+	var n int
+	p.Do(radix.Cmd(&n, "SETNX", "finalize:lock:"+id, "1"))
+	p.Do(radix.Cmd(nil, "EXPIRE", "finalize:lock:"+id, "30")) // want `EXPIRE of lock "finalize:lock:" \+ id runs whether or not the SETNX took the lock`
+	return n == 1
+}

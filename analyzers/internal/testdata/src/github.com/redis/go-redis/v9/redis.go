@@ -28,6 +28,11 @@ type BoolCmd struct{ baseCmd }
 func (c *BoolCmd) Result() (bool, error) { return false, c.err }
 func (c *BoolCmd) Val() bool             { return false }
 
+type DurationCmd struct{ baseCmd }
+
+func (c *DurationCmd) Result() (time.Duration, error) { return 0, c.err }
+func (c *DurationCmd) Val() time.Duration             { return 0 }
+
 type IntCmd struct{ baseCmd }
 
 func (c *IntCmd) Result() (int64, error) { return 0, c.err }
@@ -143,7 +148,12 @@ func (c cmdable) PExpire(ctx context.Context, key string, expiration time.Durati
 	return &BoolCmd{}
 }
 func (c cmdable) ExpireAt(ctx context.Context, key string, tm time.Time) *BoolCmd { return &BoolCmd{} }
-func (c cmdable) Incr(ctx context.Context, key string) *IntCmd                    { return &IntCmd{} }
+func (c cmdable) ExpireNX(ctx context.Context, key string, expiration time.Duration) *BoolCmd {
+	return &BoolCmd{}
+}
+func (c cmdable) TTL(ctx context.Context, key string) *DurationCmd  { return &DurationCmd{} }
+func (c cmdable) PTTL(ctx context.Context, key string) *DurationCmd { return &DurationCmd{} }
+func (c cmdable) Incr(ctx context.Context, key string) *IntCmd      { return &IntCmd{} }
 
 // XAddArgs are XADD's arguments, as in go-redis.
 type XAddArgs struct {
