@@ -48,7 +48,10 @@
 //     that draws (rand.Seed(time.Now().UnixNano()) at each call). A full
 //     63- or 64-bit draw from the global source (rand.Int63, rand.Int,
 //     rand.Uint64), which Go seeds at random, is unique enough and not
-//     reported;
+//     reported; nor is one from a package Rand seeded once from the clock
+//     (at its declaration, or by the one assignment in init), nor one from
+//     a Rand the function is given (utils.RandomString(rng, n): its
+//     caller chose the seed);
 //   - a count: a lock taken with INCR (the caller that sees 1 holds it)
 //     stores no owner at all. Reported at the INCR, or at the call of a
 //     client wrapper that returns the count (n, _ := store.Incr(ctx,

@@ -407,22 +407,52 @@ func (t *tracer) seededOnce(call *ast.CallExpr) bool {
 	if !ok || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() {
 		return false
 	}
+	// The value it is made from: at its declaration, or assigned once in
+	// a function (var rng *rand.Rand; func init() { rng = rand.New(...) }).
+	var made []ast.Expr
 	for _, f := range t.pass.Files {
-		for _, decl := range f.Decls {
-			gd, ok := decl.(*ast.GenDecl)
-			if !ok {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				vs, ok := spec.(*ast.ValueSpec)
-				if !ok || len(vs.Values) != len(vs.Names) {
-					continue
-				}
-				for i, name := range vs.Names {
-					if t.info.Defs[name] == v {
-						return !constantSeed(t.info, vs.Values[i])
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					if t.info.Defs[name] == v && len(n.Values) == len(n.Names) {
+						made = append(made, n.Values[i])
 					}
 				}
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					if id, ok := ast.Unparen(lhs).(*ast.Ident); ok && t.info.Uses[id] == v {
+						if len(n.Rhs) != len(n.Lhs) {
+							made = append(made, nil)
+						} else {
+							made = append(made, n.Rhs[i])
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return len(made) == 1 && made[0] != nil && !constantSeed(t.info, made[0])
+}
+
+// randParam reports whether the *rand.Rand a method is called on is a
+// parameter of fd (utils.RandomString(rng, n)): its seeding is the
+// caller's, and a full-range draw from it is not weak in itself.
+func randParam(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || fd == nil {
+		return false
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v := info.Uses[id]
+	for _, field := range fd.Type.Params.List {
+		for _, name := range field.Names {
+			if info.Defs[name] == v {
+				return true
 			}
 		}
 	}
@@ -947,10 +977,11 @@ func (t *tracer) funcCall(call *ast.CallExpr, fn *types.Func, idx int, c ctx, ar
 		if idx > 0 {
 			return unknown
 		}
-		if fullRange[name] && (sig.Recv() == nil && !t.badlySeeded(c.fd) || sig.Recv() != nil && t.seededOnce(call)) {
+		if fullRange[name] && (sig.Recv() == nil && !t.badlySeeded(c.fd) || sig.Recv() != nil && (t.seededOnce(call) || randParam(t.info, c.fd, call))) {
 			// 31 to 64 bits from a source seeded once at random (Go's
 			// global one, or a package Rand seeded from the clock at
-			// start): unique enough for a lock value, if not secret.
+			// start): unique enough for a lock value, if not secret. A
+			// Rand the function is given is its caller's to judge.
 			return unknown
 		}
 		return val{k: kMathRand}

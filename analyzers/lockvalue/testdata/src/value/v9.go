@@ -177,6 +177,33 @@ func mathRandFixedSeed(ctx context.Context, key string) {
 	rdb.Del(ctx, key)
 }
 
+// A package Rand seeded once from the clock in init: as at its
+// declaration, not reported.
+var initRand *rand.Rand
+
+// A package Rand given a constant seed in init: the same values in
+// every process.
+var initFixedRand *rand.Rand
+
+func init() {
+	initRand = rand.New(rand.NewSource(time.Now().UnixNano()))
+	initFixedRand = rand.New(rand.NewSource(42))
+}
+
+func mathRandInitSource(ctx context.Context, key string) {
+	if !rdb.SetNX(ctx, key, strconv.FormatUint(initRand.Uint64(), 36), ttl).Val() {
+		panic("lock busy")
+	}
+	rdb.Del(ctx, key)
+}
+
+func mathRandInitFixedSeed(ctx context.Context, key string) {
+	if !rdb.SetNX(ctx, key, strconv.FormatUint(initFixedRand.Uint64(), 36), ttl).Val() { // want `lock key stores math/rand output as its value`
+		panic("lock busy")
+	}
+	rdb.Del(ctx, key)
+}
+
 // The layout comes from a variable: it shapes the text, the value is
 // still a timestamp.
 var stampLayout = "2006-01-02 15:04:05"
