@@ -111,6 +111,10 @@
 // package that takes a lock (the lifecycle summary says it acquires: a
 // Lua hash lock, an NX behind several helpers) is reported too: a
 // sync.Locker adapter Lock() { l.lockWithLease() } returns as if locked.
+// Not when the function asks the same object about its state in a
+// condition (if !e.IsLeader() { e.TryAcquire(ctx) }, a method answering
+// one bool named Is..., Has..., Held, Locked or Leader): the object keeps
+// the outcome, and the caller reads it there.
 //
 // A call that passes a constant bool steering a helper of this package
 // away from its acquire (lock(name, ttl, true), where true takes the

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -439,6 +440,9 @@ func (r *runner) droppedHelperAcquires(fd *ast.FuncDecl) {
 		if r.modeSkipsAcquire(op.Via, op.Call) {
 			continue // lock(name, ttl, true): the renewing branch
 		}
+		if r.stateQueried(fd, op.Call) {
+			continue // if !e.IsLeader() { e.TryAcquire(ctx) }: the object keeps the outcome
+		}
 		results := op.Via.Type().(*types.Signature).Results()
 		hasBool := false
 		for i := 0; i < results.Len(); i++ {
@@ -454,6 +458,76 @@ func (r *runner) droppedHelperAcquires(fd *ast.FuncDecl) {
 				"check its bool (and error) and stop when the lock is held elsewhere", types.ExprString(op.Call.Fun), op.KeyText(), op.Describe()),
 		})
 	}
+}
+
+// stateQueried reports whether the function tests, in a condition, a
+// state query of the object whose method call takes the lock: a method
+// of the same receiver expression with no parameters answering one bool
+// and named as a question (IsLeader, IsLocked, HasLock, Held). Such an
+// object records the outcome of its acquire (an elector's isLeader),
+// and the caller learns it there, not from the dropped bool.
+func (r *runner) stateQueried(fd *ast.FuncDecl, call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	recv := types.ExprString(sel.X)
+	info := r.pass.TypesInfo
+	query := func(e ast.Expr) bool {
+		found := false
+		ast.Inspect(e, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok || found || len(c.Args) != 0 {
+				return !found
+			}
+			s, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+			if !ok || types.ExprString(s.X) != recv {
+				return true
+			}
+			fn, ok := info.Uses[s.Sel].(*types.Func)
+			if !ok {
+				return true
+			}
+			sig := fn.Type().(*types.Signature)
+			if sig.Params().Len() == 0 && sig.Results().Len() == 1 && isBoolType(sig.Results().At(0).Type()) && namedAsState(fn.Name()) {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.IfStmt:
+			found = query(n.Cond)
+		case *ast.ForStmt:
+			found = n.Cond != nil && query(n.Cond)
+		case *ast.ReturnStmt:
+			for _, res := range n.Results {
+				found = found || query(res)
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// namedAsState reports whether a method's name asks about a state: Is...,
+// Has..., or Held, Locked, Leader, Owned, Owner.
+func namedAsState(name string) bool {
+	if len(name) > 2 && strings.HasPrefix(name, "Is") || len(name) > 3 && strings.HasPrefix(name, "Has") ||
+		len(name) > 2 && strings.HasPrefix(name, "is") || len(name) > 3 && strings.HasPrefix(name, "has") {
+		return true
+	}
+	switch strings.ToLower(name) {
+	case "held", "locked", "leader", "owned", "owner", "leading":
+		return true
+	}
+	return false
 }
 
 // modeSkipsAcquire reports whether a call of a helper of this package
