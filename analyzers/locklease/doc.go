@@ -58,8 +58,9 @@
 //     as one round of a keep-alive, KeepAlive, Renew or Heartbeat, that
 //     nothing in its package calls: another package runs it each
 //     round), whose outcome is thrown away,
-//     only logged, or tested by branches that only log, return, break or
-//     go on (errors.Is and errors.As test the error; they tell nobody; a
+//     only logged (also through a structured logger's entry,
+//     log.WithError(err).Errorf(...)), or tested by branches that only
+//     log, return, break or go on (errors.Is and errors.As test the error; they tell nobody; a
 //     rueidis client's Do(ctx, built) is the reply of the command built).
 //     Renewals are raw EXPIRE/PEXPIRE and extend scripts of a
 //     lock, library Extend/Refresh, and methods named like a renewal
@@ -112,13 +113,22 @@
 //     above, outside a keep-alive loop) has an error branch that reaches
 //     "return nil" — every error but ErrLockNotHeld swallowed, or a log
 //     and fall through. Reported at the renewal, the nil return as
-//     related information. A branch that returns an error, or retries
+//     related information; at the nil return when the failure branch
+//     keeps the error (err = fmt.Errorf("refresh: %w", err)) that the
+//     return then drops. A branch that returns an error, or retries
 //     the renewal, is no finding. So is such a function without a bool
 //     result that keeps only the error of an owner-checked renewal (a
 //     compare-and-expire script): .Err(), or _, err := ....Int(): its
 //     reply, 0 when the key is gone or another holder's, is the only sign
 //     of the loss, and a lost lock renews "successfully". (A bare EXPIRE
-//     checks no owner at all: that is lockrenew's report.)
+//     checks no owner at all: that is lockrenew's report.) Such a wrapper
+//     is judged also when a keep-alive calls it: a loop that drops the
+//     wrapper's error and a wrapper that drops the reply are two defects
+//     in two places, each reported where it is. A renewal function with
+//     no results at all that throws away the whole outcome of an
+//     owner-checked renewal (Extend() { _, _ = l.extends() }, the
+//     fire-and-forget method of an interface) is reported at that call:
+//     no caller can ever learn that the lock is gone.
 //
 // The callback passed to a project's own lock wrapper (a function that
 // runs a func parameter while it holds a lock, in any package) is

@@ -35,6 +35,17 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 			}
 		}
 	}
+	// helperRenewals are calls of a helper of this package that renews a
+	// lock with an owner check (rl.extends()): their answer is the loss.
+	helperRenewals := map[*ast.CallExpr]string{}
+	if lc := res.Lifecycle; lc != nil {
+		for _, op := range lc.Ops {
+			if op.Kind == lifecycle.Expire && op.Cmd == nil && op.Via != nil && op.Checked && !releases(op) && op.Lock() != nil && op.Lock().IsLock(pass) {
+				helperRenewals[op.Call] = op.Describe() + " of lock " + op.KeyText()
+			}
+		}
+	}
+	silentRenewals(pass, checked, ownerChecked, helperRenewals, skip)
 	for _, f := range pass.Files {
 		if lifecycle.IsTestFile(pass.Fset, f.Pos()) {
 			continue
@@ -50,8 +61,16 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 					return false
 				}
 				call, ok := n.(*ast.CallExpr)
-				if !ok || skip[call] {
+				if !ok {
 					return true
+				}
+				if skip[call] {
+					if inLoop(enclosing(pass, call)) {
+						// The keep-alive loop itself: the watchdog rule's.
+						// A renewal helper it calls (RefreshLock, once per
+						// tick) can still swallow the loss on its own.
+						return true
+					}
 				}
 				what := checked[call]
 				if c := locklib.Classify(info, call); c != nil && c.Role == locklib.Renew {
@@ -82,19 +101,126 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 					if len(r.Results) == 0 || !isNil(info, r.Results[len(r.Results)-1]) {
 						continue
 					}
-					pass.Report(analysis.Diagnostic{
+					d := analysis.Diagnostic{
 						Pos: call.Pos(), End: call.End(),
 						Message: fmt.Sprintf("when %s fails, %s still returns a nil error: its caller takes the failed renewal for a kept lease "+
 							"and goes on as the owner after the lock may have expired; return the error (or a lock-lost error) so the holder stops",
 							what, fd.Name.Name),
 						Related: []analysis.RelatedInformation{{Pos: r.Pos(), End: r.End(), Message: "nil returned after the renewal failed"}},
-					})
+					}
+					if wrappedBefore(info, fd, call, r) {
+						// err = wrap(err); ...; return nil: the error is in
+						// hand, and the return is the line to change.
+						d.Pos, d.End = r.Pos(), r.End()
+						d.Message = fmt.Sprintf("%s keeps the error of a failed %s but returns nil: its caller takes the failed renewal for a kept lease "+
+							"and goes on as the owner after the lock may have expired; return the error (or a lock-lost error) so the holder stops",
+							fd.Name.Name, what)
+						d.Related = []analysis.RelatedInformation{{Pos: call.Pos(), End: call.End(), Message: "the renewal"}}
+					}
+					pass.Report(d)
 					break
 				}
 				return true
 			})
 		}
 	}
+}
+
+// wrappedBefore reports whether the error variable call's error goes to
+// is assigned again from itself (err = ErrRefresh{err}) between call and
+// the return ret: the error is kept, and ret drops it.
+func wrappedBefore(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, ret *ast.ReturnStmt) bool {
+	var errVar types.Object
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || errVar != nil || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != call && !within(call, as.Rhs[0]) {
+			return errVar == nil
+		}
+		if id, ok := as.Lhs[len(as.Lhs)-1].(*ast.Ident); ok {
+			errVar = info.ObjectOf(id)
+		}
+		return false
+	})
+	if errVar == nil {
+		return false
+	}
+	wrapped := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || wrapped || as.Pos() <= call.End() || as.Pos() >= ret.Pos() || len(as.Lhs) != len(as.Rhs) {
+			return !wrapped
+		}
+		for i, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok && info.ObjectOf(id) == errVar && mentions(info, as.Rhs[i], map[types.Object]bool{errVar: true}) {
+				wrapped = true
+			}
+		}
+		return !wrapped
+	})
+	return wrapped
+}
+
+// within reports whether n lies inside outer.
+func within(n, outer ast.Node) bool { return outer.Pos() <= n.Pos() && n.End() <= outer.End() }
+
+// silentRenewals reports a renewal function with no results at all
+// (Extend() { _, _ = rl.extends() }, an interface's fire-and-forget
+// method) that throws away the whole outcome of an owner-checked
+// renewal: whatever the renewal finds, its caller cannot learn that the
+// lock is gone, unless the function tells someone itself.
+func silentRenewals(pass *analysis.Pass, checked map[*ast.CallExpr]string, ownerChecked map[*ast.CallExpr]bool, helpers map[*ast.CallExpr]string, skip map[*ast.CallExpr]bool) {
+	for _, f := range pass.Files {
+		if lifecycle.IsTestFile(pass.Fset, f.Pos()) {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || !renewalNamed(fd) || fd.Type.Results != nil && len(fd.Type.Results.List) > 0 {
+				continue
+			}
+			for _, stmt := range fd.Body.List {
+				call := droppedWhole(stmt)
+				if call == nil || skip[call] {
+					continue
+				}
+				what := helpers[call]
+				if ownerChecked[call] {
+					what = checked[call]
+				}
+				if what == "" {
+					continue
+				}
+				pass.Report(analysis.Diagnostic{
+					Pos: call.Pos(), End: call.End(),
+					Message: fmt.Sprintf("%s throws away the whole outcome of %s and returns nothing: when the lock expired or passed to another holder, "+
+						"no caller can ever learn it and the holder goes on as the owner; return the outcome (a lock-lost error) or stop the work on failure",
+						fd.Name.Name, what),
+				})
+			}
+		}
+	}
+}
+
+// droppedWhole returns the call of a statement that keeps nothing of its
+// result: a call statement, or _ = call / _, _ = call.
+func droppedWhole(stmt ast.Stmt) *ast.CallExpr {
+	switch s := stmt.(type) {
+	case *ast.ExprStmt:
+		call, _ := ast.Unparen(s.X).(*ast.CallExpr)
+		return call
+	case *ast.AssignStmt:
+		if len(s.Rhs) != 1 {
+			return nil
+		}
+		for _, l := range s.Lhs {
+			if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
+				return nil
+			}
+		}
+		call, _ := ast.Unparen(s.Rhs[0]).(*ast.CallExpr)
+		return call
+	}
+	return nil
 }
 
 // returnsBool reports whether fd has a bool result (it may answer the
@@ -158,7 +284,7 @@ func isNil(info *types.Info, e ast.Expr) bool {
 // reentrant unlock script that decrements, re-arms the TTL and deletes
 // at zero, sent from a function named as a release.
 func releases(op *lifecycle.Op) bool {
-	if op.Cmd.Script != nil {
+	if op.Cmd != nil && op.Cmd.Script != nil {
 		for _, e := range op.Cmd.Script.Effects {
 			if e.Command == "DEL" || e.Command == "UNLINK" {
 				return true

@@ -477,6 +477,7 @@ climb:
 	reaches := false
 	var atValue, lostAt ast.Node           // lostAt: the test of a lost lock whose branch tells nobody
 	chain := map[*ast.IfStmt]*ast.IfStmt{} // else-if -> the if that starts its chain
+	logged := logEntries(info, body)
 	ast.Inspect(body, func(n ast.Node) bool {
 		if reaches {
 			return false
@@ -522,7 +523,7 @@ climb:
 				reaches = true
 			}
 		case *ast.CallExpr:
-			if !isLog(info, n) && n != r.call && !errorTest(info, n) {
+			if !isLog(info, n) && !logged[n] && n != r.call && !errorTest(info, n) {
 				for _, a := range n.Args {
 					if mentions(info, a, vars) && !clientHelper(info, n) {
 						reaches = true // handed on: a callback or a channel helper
@@ -1120,10 +1121,38 @@ func isLog(info *types.Info, call *ast.CallExpr) bool {
 		return !strings.HasPrefix(fn.Name(), "Fatal") && !strings.HasPrefix(fn.Name(), "Panic") && !strings.HasPrefix(fn.Name(), "Errorf") && !strings.HasPrefix(fn.Name(), "Sprint")
 	}
 	switch strings.ToLower(fn.Name()) {
-	case "print", "printf", "println", "debug", "debugf", "info", "infof", "warn", "warnf", "warning", "warningf", "error", "errorf", "log", "logf", "infow", "errorw", "warnw", "debugw":
+	case "print", "printf", "println", "debug", "debugf", "info", "infof", "warn", "warnf", "warning", "warningf", "error", "errorf", "log", "logf", "infow", "errorw", "warnw", "debugw", "msg", "msgf":
 		return fn.Type().(*types.Signature).Results().Len() == 0
 	}
 	return false
+}
+
+// logEntries returns the calls in body that build a log entry for a log
+// call: the receivers of the chain before it (log.WithError(err) in
+// log.WithError(err).Errorf(...), zerolog's log.Error().Err(err)). An
+// error handed to them is only logged.
+func logEntries(info *types.Info, body ast.Node) map[*ast.CallExpr]bool {
+	out := map[*ast.CallExpr]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || !isLog(info, call) {
+			return true
+		}
+		for {
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok {
+				break
+			}
+			inner, ok := ast.Unparen(sel.X).(*ast.CallExpr)
+			if !ok {
+				break
+			}
+			out[inner] = true
+			call = inner
+		}
+		return true
+	})
+	return out
 }
 
 // errorTest reports whether call only tests an error (errors.Is,

@@ -105,9 +105,11 @@ func (l *Lock) refreshChain(ctx context.Context) {
 	}
 }
 
-// refresh is the lock's own renewal; the loop drops its error.
+// refresh is the lock's own renewal; the loop drops its error. refresh
+// itself keeps only the script's error, so a lost lock renews
+// "successfully": a second defect, in another place.
 func (l *Lock) refresh(ctx context.Context) error {
-	return extendScript.Run(ctx, l.rdb, []string{l.key}, l.token, 30000).Err()
+	return extendScript.Run(ctx, l.rdb, []string{l.key}, l.token, 30000).Err() // want `the reply of EVAL of lock l.key, which says whether the key was still held .* is discarded, and refresh returns only the error`
 }
 
 func (l *Lock) autoRefresh(ctx context.Context) {
@@ -116,6 +118,30 @@ func (l *Lock) autoRefresh(ctx context.Context) {
 			err := l.refresh(ctx) // want `this keep-alive renews with Lock.refresh but drops the outcome`
 			if err != nil {
 				log.Println("refresh failed:", err)
+			}
+		}
+	}()
+}
+
+// Near miss: the renewal helper turns a 0 reply into an error, and the
+// loop cancels the work on it.
+func (l *Lock) refreshOrLost(ctx context.Context) error {
+	n, err := extendScript.Run(ctx, l.rdb, []string{l.key}, l.token, 30000).Int()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+func (l *Lock) autoRefreshChecked(ctx context.Context, cancel context.CancelFunc) {
+	go func() {
+		for range time.Tick(10 * time.Second) {
+			if err := l.refreshOrLost(ctx); err != nil {
+				cancel()
+				return
 			}
 		}
 	}()
