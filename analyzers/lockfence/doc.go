@@ -154,7 +154,10 @@
 // fence.Grant handed to it. Not reported: locks whose key names one
 // period (time.Now().Format("2006-01-02-15:04") in it) with a TTL
 // unknown or at least that period: a cron tick's run marker, which
-// nobody takes again once it lapsed; sections that only read,
+// nobody takes again once it lapsed; a throttle, a key nothing releases
+// whose refusal answers that the caller comes too often (return
+// ErrTooFrequent, a "rate limited" error): it lets the work run at most
+// once per TTL and shuts nothing out; sections that only read,
 // writes before the acquire, after the release, on the branch where the
 // acquire failed, or in deferred calls; writes a failed acquire also
 // reaches (after if ok {...} else {...}; but not when only a Redis error

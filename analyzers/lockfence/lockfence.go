@@ -50,9 +50,50 @@ func run(pass *analysis.Pass) (any, error) {
 		if lifecycle.IsTestFile(pass.Fset, s.Lock.Acquire.Pos()) || s.PeriodKey(pass.TypesInfo, res.Defs) {
 			continue // a period's key: nobody else takes it once it lapsed
 		}
+		if throttle(s) {
+			continue // at most once per TTL: nothing is held, so nothing is fenced
+		}
 		check(pass, res, helpers, rh, s, done)
 	}
 	return nil, nil
+}
+
+// throttleWords name a refusal for coming too often.
+var throttleWords = regexp.MustCompile(`(?i)(too_?frequent|frequent|too_?many|rate_?limit|throttl|cool_?down)`)
+
+// throttle reports whether the section's key is a throttle rather than a
+// lock: nothing releases it (it is there to expire), and a refusal
+// answers that the caller comes too often (return ErrTooFrequent,
+// ErrRequestSmsFrequent, errors.New("rate limited")). What runs after it
+// is not shut out of anything, so no fence is missing.
+func throttle(s *section.Section) bool {
+	if len(s.Releases) > 0 || s.Deferred != nil || s.Failure == nil {
+		return false
+	}
+	named := false
+	ast.Inspect(s.Failure, func(n ast.Node) bool {
+		if named {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				ast.Inspect(r, func(m ast.Node) bool {
+					switch m := m.(type) {
+					case *ast.Ident:
+						named = named || throttleWords.MatchString(m.Name)
+					case *ast.BasicLit:
+						named = named || throttleWords.MatchString(m.Value)
+					}
+					return !named
+				})
+			}
+		}
+		return !named
+	})
+	return named
 }
 
 // check judges the writes of one section.
