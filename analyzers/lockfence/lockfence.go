@@ -50,7 +50,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if lifecycle.IsTestFile(pass.Fset, s.Lock.Acquire.Pos()) || s.PeriodKey(pass.TypesInfo, res.Defs) {
 			continue // a period's key: nobody else takes it once it lapsed
 		}
-		if throttle(s) {
+		if throttle(pass.TypesInfo, s) {
 			continue // at most once per TTL: nothing is held, so nothing is fenced
 		}
 		check(pass, res, helpers, rh, s, done)
@@ -66,34 +66,75 @@ var throttleWords = regexp.MustCompile(`(?i)(too_?frequent|frequent|too_?many|ra
 // answers that the caller comes too often (return ErrTooFrequent,
 // ErrRequestSmsFrequent, errors.New("rate limited")). What runs after it
 // is not shut out of anything, so no fence is missing.
-func throttle(s *section.Section) bool {
-	if len(s.Releases) > 0 || s.Deferred != nil || s.Failure == nil {
+func throttle(info *types.Info, s *section.Section) bool {
+	if len(s.Releases) > 0 || s.Deferred != nil {
 		return false
 	}
-	named := false
-	ast.Inspect(s.Failure, func(n ast.Node) bool {
-		if named {
-			return false
-		}
+	// The refusal: the failure branch, or the body of any if after the
+	// acquire that tests what it answered (if err != nil {...}; if !ok
+	// { return ErrTooFrequent }).
+	outcome := map[types.Object]bool{}
+	branches := []ast.Node{}
+	if s.Failure != nil {
+		branches = append(branches, s.Failure)
+	}
+	ast.Inspect(section.FuncBody(s.Func), func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
-		case *ast.ReturnStmt:
-			for _, r := range n.Results {
-				ast.Inspect(r, func(m ast.Node) bool {
-					switch m := m.(type) {
-					case *ast.Ident:
-						named = named || throttleWords.MatchString(m.Name)
-					case *ast.BasicLit:
-						named = named || throttleWords.MatchString(m.Value)
+		case *ast.AssignStmt:
+			if len(n.Rhs) == 1 && n.Rhs[0].Pos() <= s.Lock.Acquire.Pos() && s.Lock.Acquire.End() <= n.Rhs[0].End() {
+				for _, l := range n.Lhs {
+					if id, ok := l.(*ast.Ident); ok && info.ObjectOf(id) != nil {
+						outcome[info.ObjectOf(id)] = true
 					}
-					return !named
-				})
+				}
+			}
+		case *ast.IfStmt:
+			if n.Pos() > s.Lock.Acquire.End() && mentionsAny(info, n.Cond, outcome) {
+				branches = append(branches, n.Body)
 			}
 		}
-		return !named
+		return true
 	})
+	named := false
+	for _, b := range branches {
+		ast.Inspect(b, func(n ast.Node) bool {
+			if named {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				for _, r := range n.Results {
+					ast.Inspect(r, func(m ast.Node) bool {
+						switch m := m.(type) {
+						case *ast.Ident:
+							named = named || throttleWords.MatchString(m.Name)
+						case *ast.BasicLit:
+							named = named || throttleWords.MatchString(m.Value)
+						}
+						return !named
+					})
+				}
+			}
+			return !named
+		})
+	}
 	return named
+}
+
+// mentionsAny reports whether e uses one of vars.
+func mentionsAny(info *types.Info, e ast.Expr, vars map[types.Object]bool) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && vars[info.Uses[id]] {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // check judges the writes of one section.

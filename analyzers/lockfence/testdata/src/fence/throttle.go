@@ -39,3 +39,16 @@ func nightlyReport(ctx context.Context) error {
 	_, err := db.ExecContext(ctx, "UPDATE reports SET done = 1 WHERE day = CURRENT_DATE") // want `database/sql DB.ExecContext under lock "lock:nightly-report" \(SET NX\) carries no fencing token`
 	return err
 }
+
+// The refusal tested apart from the error: still a throttle.
+func sendCodeTwoTests(ctx context.Context, phone, code string) error {
+	ok, err := rdb.SetNX(ctx, "lock:sms:"+phone, "1", time.Minute).Result()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errTooFrequent
+	}
+	_, err = db.ExecContext(ctx, "INSERT INTO sms_codes (phone, code) VALUES (?, ?)", phone, code)
+	return err
+}
