@@ -83,7 +83,9 @@
 //     Go-mutex Unlock or Release tells the holder nothing, unless the
 //     channel closed is one every caller returns to its own caller: the
 //     lost channel tryAcquire hands the holder after go extend(m, lost,
-//     stop)), or returns,
+//     stop)), or one the function starting the goroutine returns (exit
+//     := make(chan struct{}); go func() { defer close(exit); ... }();
+//     return exit), or returns,
 //     leaving the loop, from a keep-alive helper of the package (it
 //     returns nothing) whose every call is heard: go func() { defer
 //     cancel(); keepUp(ctx, lock) }() cancels, or sends or closes, when

@@ -981,8 +981,11 @@ func forEachCall(pass *analysis.Pass, fn *types.Func, f func(*ast.CallExpr)) int
 // only the releaser waits on says the goroutine ended, nothing more.)
 func closesLostChannel(pass *analysis.Pass, path []ast.Node) bool {
 	fd := declOf(path)
-	if fd == nil || inFuncLit(path) {
+	if fd == nil {
 		return false
+	}
+	if inFuncLit(path) {
+		return litClosesReturned(pass, path, fd)
 	}
 	fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func)
 	if !ok {
@@ -1027,6 +1030,32 @@ func closesLostChannel(pass *analysis.Pass, path []ast.Node) bool {
 
 // returnsVar reports whether fd returns v itself in some return statement
 // of its own body.
+// litClosesReturned reports whether the innermost function literal on
+// path (the keep-alive goroutine) defers closing a channel that the
+// declared function around it returns to its caller (exit :=
+// make(chan struct{}); go func() { defer close(exit); ... }(); return
+// exit): the caller is handed the channel that says the renewal ended.
+func litClosesReturned(pass *analysis.Pass, path []ast.Node, fd *ast.FuncDecl) bool {
+	var lit *ast.FuncLit
+	for _, n := range path {
+		if l, ok := n.(*ast.FuncLit); ok {
+			lit = l
+			break
+		}
+	}
+	if lit == nil {
+		return false
+	}
+	return defers(lit.Body, func(call *ast.CallExpr) bool {
+		b, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Builtin)
+		if !ok || b.Name() != "close" || len(call.Args) != 1 {
+			return false
+		}
+		id, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+		return ok && returnsVar(pass.TypesInfo, fd, pass.TypesInfo.Uses[id])
+	})
+}
+
 func returnsVar(info *types.Info, fd *ast.FuncDecl, v types.Object) bool {
 	if v == nil {
 		return false
