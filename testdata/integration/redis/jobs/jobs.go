@@ -34,7 +34,7 @@ func (w *Worker) TryLock(ctx context.Context, job string) (bool, error) {
 // SetNX and the Expire goes.
 func (w *Worker) Acquire(ctx context.Context, key, token string) bool {
 	ok := w.rdb.SetNX(ctx, key, token, 0).Val() // want lockexpiry
-	w.rdb.Expire(ctx, key, lockTTL)
+	w.rdb.Expire(ctx, key, lockTTL)             // want lockrenew
 	return ok
 }
 
@@ -42,14 +42,14 @@ func (w *Worker) Acquire(ctx context.Context, key, token string) bool {
 func (w *Worker) AcquireIgnored(ctx context.Context, key, token string) bool {
 	//locklint:ignore lockexpiry sample code kept to show suppression
 	ok := w.rdb.SetNX(ctx, key, token, 0).Val()
-	w.rdb.Expire(ctx, key, lockTTL)
+	w.rdb.Expire(ctx, key, lockTTL) // want lockrenew
 	return ok
 }
 
 // AcquireNolint is the same bug, acknowledged for golangci-lint only.
 func (w *Worker) AcquireNolint(ctx context.Context, key, token string) bool {
 	ok := w.rdb.SetNX(ctx, key, token, 0).Val() //nolint:lockexpiry // sample; want-standalone lockexpiry
-	w.rdb.Expire(ctx, key, lockTTL)
+	w.rdb.Expire(ctx, key, lockTTL)             // want lockrenew
 	return ok
 }
 
