@@ -113,7 +113,7 @@ func testedBefore(pass *analysis.Pass, acq, op *lifecycle.Op, errorTells bool) b
 		if !around && !between && n != root {
 			// Only the acquire's own statement (an if whose init takes the
 			// lock) is looked into besides these.
-			if !(n.Pos() <= acq.Pos() && acq.Pos() < n.End()) {
+			if n.Pos() > acq.Pos() || acq.Pos() >= n.End() {
 				return false
 			}
 		}
