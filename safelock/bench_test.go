@@ -2,6 +2,7 @@ package safelock
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -11,6 +12,7 @@ import (
 	"github.com/locklint/locklint/internal/redistest"
 	"github.com/locklint/locklint/internal/threadsleep"
 	"github.com/redis/go-redis/v9"
+	"golang.org/x/sys/unix"
 )
 
 // BenchmarkUncontended: TryAcquire + Release of one key by one client,
@@ -349,4 +351,103 @@ func BenchmarkHandoff(b *testing.B) {
 			b.ReportMetric(float64(percentile(reacquires, 0.5))/1e3, "reacquire-p50-µs")
 		})
 	}
+}
+
+// BenchmarkUncontendedParts splits what an uncontended safelock cycle costs
+// on top of the minimal lock into its parts, each run through go-redis in
+// turn (round robin, so all see the same machine): "fence" adds the
+// fence's INCR to the minimal lock's SET NX in one pipeline; "release"
+// replaces its compare-and-delete with safelock's release script (five
+// keys, the waiter mark); "wire" does both, which is what safelock sends,
+// without the Locker and the Lease; "safelock" is TryAcquire + Release.
+// Reported per part: its p50 over the minimal lock's, and the CPU time
+// the benchmark's own OS thread spent per cycle (the goroutine is locked
+// to it; system calls included), which is steadier than wall time on a
+// shared machine.
+func BenchmarkUncontendedParts(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	srv := redistest.Start(b)
+	c := srv.Client()
+	ctx := context.Background()
+	minimalRelease := redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`)
+	ks, err := lockKeys("parts")
+	if err != nil {
+		b.Fatal(err)
+	}
+	check := func(ok bool, err error) {
+		if err != nil || !ok {
+			b.Fatal(ok, err)
+		}
+	}
+	acquire := func(fence bool) string {
+		token := NewToken()
+		if !fence {
+			ok, err := c.SetNX(ctx, ks.lock, token, time.Second).Result()
+			check(ok, err)
+			return token
+		}
+		p := c.Pipeline()
+		set := p.SetNX(ctx, ks.lock, token, time.Second)
+		incr := p.Incr(ctx, ks.fence)
+		_, err := p.Exec(ctx)
+		check(set.Val() && incr.Val() > 0, err)
+		return token
+	}
+	release := func(token string, queue bool) {
+		var n int
+		var err error
+		if queue {
+			n, err = queueRelease.Run(ctx, c, []string{ks.lock, ks.fence, ks.queue, ks.places, ks.waiting}, token, 0).Int()
+		} else {
+			n, err = minimalRelease.Run(ctx, c, []string{ks.lock}, token).Int()
+		}
+		check(n == 1, err)
+	}
+	l := New(c)
+	defer func() { _ = l.Close() }()
+	parts := []struct {
+		name string
+		run  func()
+	}{
+		{"minimal", func() { release(acquire(false), false) }},
+		{"fence", func() { release(acquire(true), false) }},
+		{"release", func() { release(acquire(false), true) }},
+		{"wire", func() { release(acquire(true), true) }},
+		{"safelock", func() {
+			lease, err := l.TryAcquire(ctx, "parts", time.Second)
+			check(err == nil, err)
+			check(true, lease.Release(ctx))
+		}},
+	}
+	lat := make([][]time.Duration, len(parts))
+	cpu := make([]time.Duration, len(parts))
+	for _, p := range parts {
+		p.run()
+	}
+	n := 0
+	for i := 0; b.Loop(); i++ {
+		n++
+		for k := range parts {
+			j := (i + k) % len(parts)
+			c0, t0 := threadCPU(b), time.Now()
+			parts[j].run()
+			lat[j] = append(lat[j], time.Since(t0))
+			cpu[j] += threadCPU(b) - c0
+		}
+	}
+	m := percentile(lat[0], 0.5)
+	for j, p := range parts {
+		b.ReportMetric(float64(percentile(lat[j], 0.5))/float64(m), p.name+"/minimal")
+		b.ReportMetric(float64(cpu[j])/1e3/float64(n), p.name+"-cpu-µs")
+	}
+}
+
+// threadCPU is the CPU time of the calling OS thread.
+func threadCPU(b *testing.B) time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ts.Nano())
 }

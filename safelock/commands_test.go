@@ -91,6 +91,54 @@ func TestUncontendedCommands(t *testing.T) {
 	}
 }
 
+// TestKeyNamesReused: a Locker that takes the same key again reuses the
+// names it derived for it (the fence, queue and waiter keys, the queue
+// scripts' KEYS), so a cycle on a repeated key allocates less than one
+// after another key; and a cycle after another key uses its own key's
+// names.
+func TestKeyNamesReused(t *testing.T) {
+	l, c := startLocker(t)
+	ctx := testCtx(t)
+	cycle := func(key string) {
+		lease, err := l.TryAcquire(ctx, key, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lease.Key() != key {
+			t.Fatalf("lease of %q has key %q", key, lease.Key())
+		}
+		if err := lease.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cycle("same")
+	same := testing.AllocsPerRun(50, func() { cycle("same") })
+	// Two keys in turn: each cycle names its key anew (both fence
+	// counters are started, so that costs nothing else).
+	keys, i := []string{"x", "y"}, 0
+	cycle("x")
+	cycle("y")
+	alternating := testing.AllocsPerRun(50, func() { cycle(keys[i%2]); i++ })
+	t.Logf("objects allocated per cycle: %v on a repeated key, %v on two keys in turn", same, alternating)
+	if same >= alternating {
+		t.Errorf("a cycle on a repeated key allocates %v objects, on two keys in turn %v: want fewer", same, alternating)
+	}
+	// Alternating keys: each cycle's fence counter is its own key's.
+	for _, key := range []string{"a", "b", "a", "b"} {
+		lease, err := l.TryAcquire(ctx, key, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counter, err := c.Get(ctx, fenceKeyPrefix+"{"+key+"}").Int64()
+		if err != nil || counter != lease.Fence() {
+			t.Errorf("%q: fence %d, its counter %d (%v)", key, lease.Fence(), counter, err)
+		}
+		if err := lease.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestFastAcquireFence: TryAcquire's pipeline (SET NX, INCR) issues
 // fences as the acquire script does. A counter lost with the server's
 // data, and one that refused TryAcquire calls bumped from nothing since
@@ -579,11 +627,11 @@ func TestHandOverTellsLocalWaiter(t *testing.T) {
 	passed := make(chan string, 4)
 	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
 	defer func() { _ = c.Close() }()
-	n := newNotifier([]redis.UniversalClient{c}, time.Minute, func(_ keySet, token string) { passed <- token })
+	n := newNotifier([]redis.UniversalClient{c}, time.Minute, func(_ *keySet, token string) { passed <- token })
 	ks, _ := lockKeys("k")
 	ch := &channel{waiters: map[*waiter]struct{}{}, confirmed: make(chan struct{}), since: time.Now()}
 	n.channels[n.own()] = ch
-	w := &waiter{name: n.own(), token: "tok", wake: make(chan string, 1), ks: &ks, since: ch.since}
+	w := &waiter{name: n.own(), token: "tok", wake: make(chan string, 1), ks: ks, since: ch.since}
 	ch.waiters[w] = struct{}{}
 
 	n.handOver("other=7") // a waiter elsewhere: left to the message

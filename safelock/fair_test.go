@@ -313,7 +313,7 @@ func TestFairStrayHandoffPassedOn(t *testing.T) {
 	// A waiter of l queues, listening on l's channel, and leaves without
 	// taking its place out of the queue.
 	gone := NewToken()
-	w := l.notify.subscribe(ctx, l.notify.own(), gone, &ks)
+	w := l.notify.subscribe(ctx, l.notify.own(), gone, ks)
 	if w == nil || !w.heard() {
 		t.Fatal("no subscription")
 	}
@@ -351,7 +351,7 @@ func TestFairStrayHandoffToHeldLease(t *testing.T) {
 	ctx := testCtx(t)
 	ks, _ := lockKeys("held")
 	tok := NewToken()
-	w := l.notify.subscribe(ctx, l.notify.own(), tok, &ks)
+	w := l.notify.subscribe(ctx, l.notify.own(), tok, ks)
 	if w == nil || !w.heard() {
 		t.Fatal("no subscription")
 	}

@@ -12,7 +12,7 @@ import (
 // Lease is one holding of a lock. Its methods are safe for concurrent use.
 type Lease struct {
 	locker *Locker
-	keys   keySet
+	keys   *keySet
 	token  string
 	fence  int64
 
@@ -35,7 +35,7 @@ type Lease struct {
 	watchdogDone chan struct{}
 }
 
-func newLease(l *Locker, ks keySet, token string, fence int64, ttl time.Duration, deadline time.Time) *Lease {
+func newLease(l *Locker, ks *keySet, token string, fence int64, ttl time.Duration, deadline time.Time) *Lease {
 	lease := &Lease{locker: l, keys: ks, token: token, fence: fence, ttl: ttl, deadline: deadline}
 	if l.opts.autoRenew {
 		lease.startWatchdog()

@@ -525,7 +525,7 @@ func TestAcquireWakesOnRelease(t *testing.T) {
 // waitListening polls until n fair waiters of ks are queued with the
 // channel their Locker listens on, so that a release hands them the lock
 // by a message.
-func waitListening(t testing.TB, c redis.Cmdable, ks keySet, n int) {
+func waitListening(t testing.TB, c redis.Cmdable, ks *keySet, n int) {
 	t.Helper()
 	ctx := testCtx(t)
 	for {

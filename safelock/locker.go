@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -144,6 +145,11 @@ type Locker struct {
 	err    error // bad construction, reported by every call
 	notify *notifier
 	held   sync.Map // one deployment: token -> *Lease of a queued waiter, until it ends
+
+	// last is the key this Locker took last: a Locker mostly takes the
+	// same few keys again and again, and naming a key's derived keys
+	// costs two allocations that show in an uncontended cycle.
+	last atomic.Pointer[keySet]
 }
 
 // New returns a Locker on client: a plain, failover or cluster client.
@@ -220,16 +226,20 @@ func (l *Locker) Close() error {
 	return l.notify.close()
 }
 
-func (l *Locker) check(key string, ttl time.Duration) (keySet, error) {
+func (l *Locker) check(key string, ttl time.Duration) (*keySet, error) {
 	if l == nil {
-		return keySet{}, fmt.Errorf("%w: nil Locker", ErrInvalid)
+		return nil, fmt.Errorf("%w: nil Locker", ErrInvalid)
 	}
 	if l.err != nil {
-		return keySet{}, l.err
+		return nil, l.err
 	}
-	ks, err := lockKeys(key)
-	if err != nil {
-		return keySet{}, err
+	ks := l.last.Load()
+	if ks == nil || ks.lock != key {
+		var err error
+		if ks, err = lockKeys(key); err != nil {
+			return nil, err
+		}
+		l.last.Store(ks)
 	}
 	return ks, checkTTL(ttl)
 }
@@ -266,12 +276,12 @@ func (l *Locker) Acquire(ctx context.Context, key string, ttl time.Duration) (*L
 	return l.acquire(ctx, ks, ttl)
 }
 
-func (l *Locker) acquire(ctx context.Context, ks keySet, ttl time.Duration) (lease *Lease, err error) {
+func (l *Locker) acquire(ctx context.Context, ks *keySet, ttl time.Duration) (lease *Lease, err error) {
 	token := NewToken()
 	channel := ks.channel
 	var queued *keySet
 	if l.opts.queue {
-		channel, queued = l.notify.own(), &ks
+		channel, queued = l.notify.own(), ks
 	}
 	w := l.notify.join(channel, token, queued)
 	defer func() { l.notify.unsubscribe(w, lease != nil) }()
@@ -356,7 +366,7 @@ func (l *Locker) hold(lease *Lease) {
 // passOn hands on a queued lock handed to a waiter of this Locker that had
 // already left (its place outlived it), unless a lease of this Locker
 // holds the token: then it is that lease's to release.
-func (l *Locker) passOn(ks keySet, token string) {
+func (l *Locker) passOn(ks *keySet, token string) {
 	if v, ok := l.held.Load(token); ok && v.(*Lease).Err() == nil || len(l.nodes) != 1 {
 		return
 	}
@@ -466,7 +476,7 @@ func parseNotice(msg string) notice {
 // acknowledge the key, one renew confirms it and the deadline counts
 // from the renew instead; a renew that finds the key gone (it expired
 // before this waiter heard) gives ErrNotAcquired.
-func (l *Locker) handedLease(ctx context.Context, ks keySet, token string, ttl time.Duration, asked time.Time, n notice) (*Lease, error) {
+func (l *Locker) handedLease(ctx context.Context, ks *keySet, token string, ttl time.Duration, asked time.Time, n notice) (*Lease, error) {
 	valid := ttl - drift(ttl)
 	set := ttl
 	if n.px > 0 {
@@ -489,7 +499,7 @@ func (l *Locker) handedLease(ctx context.Context, ks keySet, token string, ttl t
 
 // attempt makes one try on every node and returns a lease when the key was
 // taken on all of them (one node) or on a majority (Redlock).
-func (l *Locker) attempt(ctx context.Context, ks keySet, token string, ttl time.Duration, mode attemptMode) (*Lease, grant, error) {
+func (l *Locker) attempt(ctx context.Context, ks *keySet, token string, ttl time.Duration, mode attemptMode) (*Lease, grant, error) {
 	start := time.Now()
 	if len(l.nodes) == 1 {
 		listen := "-"
@@ -514,7 +524,7 @@ func (l *Locker) attempt(ctx context.Context, ks keySet, token string, ttl time.
 	return l.attemptQuorum(ctx, ks, token, ttl, start, mode)
 }
 
-func (l *Locker) attemptQuorum(ctx context.Context, ks keySet, token string, ttl time.Duration, start time.Time, mode attemptMode) (*Lease, grant, error) {
+func (l *Locker) attemptQuorum(ctx context.Context, ks *keySet, token string, ttl time.Duration, start time.Time, mode attemptMode) (*Lease, grant, error) {
 	type result struct {
 		g   grant
 		err error
@@ -581,7 +591,7 @@ func (l *Locker) attemptQuorum(ctx context.Context, ks keySet, token string, ttl
 
 // grantLease turns a successful attempt into a Lease, unless the attempt
 // took so long that the lease would already be past its safe deadline.
-func (l *Locker) grantLease(ctx context.Context, ks keySet, token string, ttl time.Duration, start time.Time, fence int64) (*Lease, grant, error) {
+func (l *Locker) grantLease(ctx context.Context, ks *keySet, token string, ttl time.Duration, start time.Time, fence int64) (*Lease, grant, error) {
 	deadline := start.Add(ttl - drift(ttl))
 	if !time.Now().Before(deadline) {
 		l.releaseAll(ctx, ks, token)
@@ -590,7 +600,7 @@ func (l *Locker) grantLease(ctx context.Context, ks keySet, token string, ttl ti
 	return newLease(l, ks, token, fence, ttl, deadline), grant{ok: true, fence: fence}, nil
 }
 
-func (l *Locker) releaseAll(ctx context.Context, ks keySet, token string) {
+func (l *Locker) releaseAll(ctx context.Context, ks *keySet, token string) {
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), orphanTimeout)
 	defer cancel()
 	_, _ = l.release(cctx, ks, token, 0)
@@ -614,7 +624,7 @@ func (l *Locker) each(ctx context.Context, fn func(ctx context.Context, i int, n
 // node, there; with Redlock, on a majority. A release that hands the lock
 // to a waiter of this Locker tells it itself: the script publishes
 // nothing for it (see queueLua).
-func (l *Locker) release(ctx context.Context, ks keySet, token string, fence int64) (bool, error) {
+func (l *Locker) release(ctx context.Context, ks *keySet, token string, fence int64) (bool, error) {
 	if len(l.nodes) == 1 {
 		ok, handed, err := l.nodes[0].release(ctx, ks, token, fence, true, l.notify.here())
 		if handed != "" {
@@ -630,7 +640,7 @@ func (l *Locker) release(ctx context.Context, ks keySet, token string, fence int
 	})
 }
 
-func (l *Locker) renew(ctx context.Context, ks keySet, token string, ttl time.Duration) (bool, error) {
+func (l *Locker) renew(ctx context.Context, ks *keySet, token string, ttl time.Duration) (bool, error) {
 	if len(l.nodes) == 1 {
 		return l.nodes[0].renew(ctx, ks, token, ttl, &l.opts)
 	}

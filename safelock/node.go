@@ -57,7 +57,7 @@ const (
 
 // acquire makes one attempt. listen says how a fair waiter hears its
 // handoff (see queueLua): "-", or "=" or "?" and its Locker's channel.
-func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Duration, o *options, mode attemptMode, listen string) (grant, error) {
+func (n *node) acquire(ctx context.Context, ks *keySet, token string, ttl time.Duration, o *options, mode attemptMode, listen string) (grant, error) {
 	if mode == tryOnce && o.queue && !o.fair && o.replicas == 0 && n.scripted.Load() {
 		return n.acquireFast(ctx, ks, token, ttl)
 	}
@@ -66,7 +66,7 @@ func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Du
 	args := []any{token, ttl.Milliseconds()}
 	switch {
 	case o.queue:
-		s, keys = queueAcquire, []string{ks.lock, ks.fence, ks.queue, ks.places, ks.waiting}
+		s, keys = queueAcquire, ks.queued[:]
 		join, fair := "0", "0"
 		if enqueue {
 			join = "1"
@@ -137,7 +137,7 @@ func (n *node) acquire(ctx context.Context, ks keySet, token string, ttl time.Du
 // the caller's own token) from another holder, as the script does. (A GET
 // in the pipeline, or SET NX GET, would save that round trip on a refusal
 // but made every acquire measurably slower.)
-func (n *node) acquireFast(ctx context.Context, ks keySet, token string, ttl time.Duration) (grant, error) {
+func (n *node) acquireFast(ctx context.Context, ks *keySet, token string, ttl time.Duration) (grant, error) {
 	p := n.c.Pipeline()
 	set := p.SetNX(ctx, ks.lock, token, ttl)
 	incr := p.Incr(ctx, ks.fence)
@@ -267,14 +267,14 @@ var scriptSource = map[*redis.Script]string{
 // counter still at fence reports success (nobody took the lock since).
 // here is the releasing Locker's own channel ("" when it has none): a
 // handoff to a waiter listening there is not published (see queueLua).
-func (n *node) release(ctx context.Context, ks keySet, token string, fence int64, queue bool, here string) (ok bool, handed string, err error) {
+func (n *node) release(ctx context.Context, ks *keySet, token string, fence int64, queue bool, here string) (ok bool, handed string, err error) {
 	if queue {
 		args := make([]any, 2, 3)
 		args[0], args[1] = token, fence
 		if here != "" {
 			args = append(args, here)
 		}
-		v, err := queueRelease.Run(ctx, n.c, []string{ks.lock, ks.fence, ks.queue, ks.places, ks.waiting}, args...).Result()
+		v, err := queueRelease.Run(ctx, n.c, ks.queued[:], args...).Result()
 		if err != nil {
 			return false, "", err
 		}
@@ -294,7 +294,7 @@ func (n *node) release(ctx context.Context, ks keySet, token string, fence int64
 	return v == 1, "", err
 }
 
-func (n *node) renew(ctx context.Context, ks keySet, token string, ttl time.Duration, o *options) (bool, error) {
+func (n *node) renew(ctx context.Context, ks *keySet, token string, ttl time.Duration, o *options) (bool, error) {
 	if o.replicas > 0 {
 		return n.renewAndWait(ctx, ks, token, ttl, o)
 	}
@@ -320,7 +320,7 @@ func (n *node) renew(ctx context.Context, ks keySet, token string, ttl time.Dura
 // replicas than asked acknowledge, the new ttl may not have reached them:
 // a replica promoted now would expire the key at the old time. The renew
 // then fails with ErrReplicaAck, so that the lease keeps its old deadline.
-func (n *node) renewAndWait(ctx context.Context, ks keySet, token string, ttl time.Duration, o *options) (bool, error) {
+func (n *node) renewAndWait(ctx context.Context, ks *keySet, token string, ttl time.Duration, o *options) (bool, error) {
 	cmd, acks, err := n.runAndWait(ctx, renewScript, []string{ks.lock}, []any{token, ttl.Milliseconds()}, o.replicas, o.replicaTimeout)
 	if err != nil {
 		return false, err
@@ -338,11 +338,11 @@ func (n *node) renewAndWait(ctx context.Context, ks keySet, token string, ttl ti
 
 // leaveQueue takes a fair waiter that gave up out of the queue, and
 // passes the lock on if a release handed it to this waiter meanwhile.
-func (n *node) leaveQueue(ctx context.Context, ks keySet, token string) error {
-	return leaveQueue.Run(ctx, n.c, []string{ks.lock, ks.fence, ks.queue, ks.places}, token).Err()
+func (n *node) leaveQueue(ctx context.Context, ks *keySet, token string) error {
+	return leaveQueue.Run(ctx, n.c, ks.queued[:4], token).Err()
 }
 
-func (n *node) raiseFence(ctx context.Context, ks keySet, fence int64) error {
+func (n *node) raiseFence(ctx context.Context, ks *keySet, fence int64) error {
 	return raiseFence.Run(ctx, n.c, []string{ks.fence}, fence).Err()
 }
 
@@ -361,12 +361,12 @@ func isUnsupported(err error) bool {
 // for giving back the nodes of a Redlock attempt that fell short of a
 // quorum. The release that woke the attempt has told its waiter already;
 // waking another would only start a race with it.
-func (n *node) releaseQuietly(ctx context.Context, ks keySet, token string) {
+func (n *node) releaseQuietly(ctx context.Context, ks *keySet, token string) {
 	_ = releaseScript.Run(ctx, n.c, []string{ks.lock}, token).Err()
 }
 
 // leaveWaiters removes a waiter that gave up from the waiting set, so
 // that no release wakes it in place of another.
-func (n *node) leaveWaiters(ctx context.Context, ks keySet, token string) error {
+func (n *node) leaveWaiters(ctx context.Context, ks *keySet, token string) error {
 	return n.c.ZRem(ctx, ks.waiters, token).Err()
 }

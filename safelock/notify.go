@@ -46,7 +46,7 @@ type notifier struct {
 	// older queue, or its leaveQueue never reached the server). pass hands
 	// such a lock on, unless this process holds a lease with that token.
 	gone *expiring[goneWaiter]
-	pass func(ks keySet, token string)
+	pass func(ks *keySet, token string)
 	// told holds the handoffs this process told its waiters itself
 	// (handOver), until their pub/sub message, which is then not a
 	// stray, has come.
@@ -57,7 +57,7 @@ type notifier struct {
 	beforeSubscribe func(client int, name string)
 }
 
-type goneWaiter struct{ ks keySet }
+type goneWaiter struct{ ks *keySet }
 
 type channel struct {
 	waiters   map[*waiter]struct{}
@@ -80,7 +80,7 @@ type waiter struct {
 	since time.Time   // when the subscription became active (zero: not known to be)
 }
 
-func newNotifier(clients []redis.UniversalClient, goneFor time.Duration, pass func(keySet, string)) *notifier {
+func newNotifier(clients []redis.UniversalClient, goneFor time.Duration, pass func(*keySet, string)) *notifier {
 	_, plain := clients[0].(*redis.Client)
 	return &notifier{clients: clients, channels: make(map[string]*channel), maxIdle: maxIdleChannels, ownChannel: ownChannelPrefix + NewToken(), exact: plain,
 		gone: newExpiring[goneWaiter](goneFor), pass: pass, told: newExpiring[struct{}](goneFor)}
@@ -247,7 +247,7 @@ func (n *notifier) unsubscribe(w *waiter, acquired bool) {
 	default:
 	}
 	if w.ks != nil {
-		n.gone.put(time.Now(), w.token, goneWaiter{ks: *w.ks})
+		n.gone.put(time.Now(), w.token, goneWaiter{ks: w.ks})
 	}
 	if len(n.channels) <= n.maxIdle || n.subs == nil {
 		return

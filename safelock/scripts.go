@@ -417,19 +417,25 @@ func isNil(c any) bool {
 // keySet names the keys of one lock. The derived keys share the lock key's
 // hash slot, so the scripts work on Redis Cluster: a key with a hash tag
 // keeps it ("{user:1}:lock" gives "safelock:fence:{user:1}:lock"), any other
-// key becomes the tag ("job" gives "safelock:fence:{job}").
+// key becomes the tag ("job" gives "safelock:fence:{job}"). A keySet is
+// shared (by a Locker's leases on the key, see Locker.check) and never
+// changed after lockKeys made it.
 type keySet struct {
 	lock, fence, queue, places, channel, waiting, waiters string
+	// queued is the KEYS of the queue scripts (queueLua): lock, fence,
+	// queue, places, waiting; kept here so that a call passes them
+	// without building the list.
+	queued [5]string
 }
 
-func lockKeys(key string) (keySet, error) {
+func lockKeys(key string) (*keySet, error) {
 	if key == "" {
-		return keySet{}, fmt.Errorf("%w: empty key", ErrInvalid)
+		return nil, fmt.Errorf("%w: empty key", ErrInvalid)
 	}
 	tagged := key
 	if !hasHashTag(key) {
 		if strings.Contains(key, "}") {
-			return keySet{}, fmt.Errorf("%w: key %q contains '}' but no {hash tag}; derived keys could not share its cluster slot", ErrInvalid, key)
+			return nil, fmt.Errorf("%w: key %q contains '}' but no {hash tag}; derived keys could not share its cluster slot", ErrInvalid, key)
 		}
 		tagged = "{" + key + "}"
 	}
@@ -455,7 +461,9 @@ func lockKeys(key string) (keySet, error) {
 		}
 		return all[ends[i-1]:ends[i]]
 	}
-	return keySet{lock: key, fence: name(0), queue: name(1), places: name(2), waiting: name(3), waiters: name(4), channel: name(5)}, nil
+	ks := &keySet{lock: key, fence: name(0), queue: name(1), places: name(2), waiting: name(3), waiters: name(4), channel: name(5)}
+	ks.queued = [...]string{ks.lock, ks.fence, ks.queue, ks.places, ks.waiting}
+	return ks, nil
 }
 
 // hasHashTag reports whether Redis Cluster hashes key by a {tag}: the text
