@@ -91,7 +91,7 @@ func throttle(info *types.Info, s *section.Section) bool {
 				}
 			}
 		case *ast.IfStmt:
-			if n.Pos() > s.Lock.Acquire.End() && mentionsAny(info, n.Cond, outcome) {
+			if n.Pos() > s.Lock.Acquire.End() && section.Mentions(info, n.Cond, outcome) {
 				branches = append(branches, n.Body)
 			}
 		}
@@ -123,18 +123,6 @@ func throttle(info *types.Info, s *section.Section) bool {
 		})
 	}
 	return named
-}
-
-// mentionsAny reports whether e uses one of vars.
-func mentionsAny(info *types.Info, e ast.Expr, vars map[types.Object]bool) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && vars[info.Uses[id]] {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // check judges the writes of one section.

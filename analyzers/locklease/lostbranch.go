@@ -54,13 +54,13 @@ func lostTest(info *types.Info, cond ast.Expr, vars map[types.Object]bool) bool 
 		if e.Op != token.EQL {
 			return false
 		}
-		return mentions(info, e.X, vars) && lostSentinel(info, e.Y) || mentions(info, e.Y, vars) && lostSentinel(info, e.X)
+		return section.Mentions(info, e.X, vars) && lostSentinel(info, e.Y) || section.Mentions(info, e.Y, vars) && lostSentinel(info, e.X)
 	case *ast.CallExpr:
 		fn, _ := typeutil.Callee(info, e).(*types.Func)
 		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "errors" || fn.Name() != "Is" || len(e.Args) != 2 {
 			return false
 		}
-		return mentions(info, e.Args[0], vars) && lostSentinel(info, e.Args[1])
+		return section.Mentions(info, e.Args[0], vars) && lostSentinel(info, e.Args[1])
 	}
 	return false
 }

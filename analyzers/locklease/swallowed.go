@@ -27,20 +27,20 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 	// compare-and-expire script): their reply is the only sign of a lost
 	// lock. A bare EXPIRE is lockrenew's report, once.
 	ownerChecked := map[*ast.CallExpr]bool{}
-	if lc := res.Lifecycle; lc != nil {
-		for _, op := range lc.Ops {
-			if op.Kind == lifecycle.Expire && op.Cmd != nil && (op.Checked || op.Lock() != nil && op.Lock().IsLock(pass)) && !releases(op) {
-				checked[op.Call] = op.Describe() + " of lock " + op.KeyText()
-				ownerChecked[op.Call] = op.Checked
-			}
-		}
-	}
 	// helperRenewals are calls of a helper of this package that renews a
 	// lock with an owner check (rl.extends()): their answer is the loss.
 	helperRenewals := map[*ast.CallExpr]string{}
 	if lc := res.Lifecycle; lc != nil {
 		for _, op := range lc.Ops {
-			if op.Kind == lifecycle.Expire && op.Cmd == nil && op.Via != nil && op.Checked && !releases(op) && op.Lock() != nil && op.Lock().IsLock(pass) {
+			if op.Kind != lifecycle.Expire || releases(op) {
+				continue
+			}
+			isLock := op.Lock() != nil && op.Lock().IsLock(pass)
+			switch {
+			case op.Cmd != nil && (op.Checked || isLock):
+				checked[op.Call] = op.Describe() + " of lock " + op.KeyText()
+				ownerChecked[op.Call] = op.Checked
+			case op.Cmd == nil && op.Via != nil && op.Checked && isLock:
 				helperRenewals[op.Call] = op.Describe() + " of lock " + op.KeyText()
 			}
 		}
@@ -151,7 +151,7 @@ func wrappedBefore(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, ret *
 			return !wrapped
 		}
 		for i, l := range as.Lhs {
-			if id, ok := l.(*ast.Ident); ok && info.ObjectOf(id) == errVar && mentions(info, as.Rhs[i], map[types.Object]bool{errVar: true}) {
+			if id, ok := l.(*ast.Ident); ok && info.ObjectOf(id) == errVar && section.Mentions(info, as.Rhs[i], map[types.Object]bool{errVar: true}) {
 				wrapped = true
 			}
 		}

@@ -491,7 +491,7 @@ climb:
 			if e, ok := n.Else.(*ast.IfStmt); ok {
 				chain[e] = head // if err != nil {...} else if n == 0 {...}: one handling
 			}
-			if n == cond || mentions(info, n.Cond, vars) {
+			if n == cond || section.Mentions(info, n.Cond, vars) {
 				if lostAt == nil && lostBranchSilent(pass, body, path, n, vars) {
 					lostAt = n.Cond
 				}
@@ -514,25 +514,25 @@ climb:
 			}
 		case *ast.ReturnStmt:
 			for _, e := range n.Results {
-				if mentions(info, e, vars) {
+				if section.Mentions(info, e, vars) {
 					reaches = true
 				}
 			}
 		case *ast.SendStmt:
-			if mentions(info, n.Value, vars) {
+			if section.Mentions(info, n.Value, vars) {
 				reaches = true
 			}
 		case *ast.CallExpr:
 			if !isLog(info, n) && !logged[n] && n != r.call && !errorTest(info, n) {
 				for _, a := range n.Args {
-					if mentions(info, a, vars) && !clientHelper(info, n) {
+					if section.Mentions(info, a, vars) && !clientHelper(info, n) {
 						reaches = true // handed on: a callback or a channel helper
 					}
 				}
 			}
 		case *ast.AssignStmt:
 			for i, l := range n.Lhs {
-				if _, isID := l.(*ast.Ident); !isID && i < len(n.Rhs) && mentions(info, n.Rhs[i], vars) {
+				if _, isID := l.(*ast.Ident); !isID && i < len(n.Rhs) && section.Mentions(info, n.Rhs[i], vars) {
 					reaches = true // stored where the holder may look
 				}
 			}
@@ -662,7 +662,7 @@ func toldOnRead(pass *analysis.Pass, body *ast.BlockStmt, read *ast.CallExpr) bo
 	}
 	told := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		if ifs, ok := n.(*ast.IfStmt); ok && mentions(info, ifs.Cond, vars) &&
+		if ifs, ok := n.(*ast.IfStmt); ok && section.Mentions(info, ifs.Cond, vars) &&
 			(signals(pass, ifs.Body) || ifs.Else != nil && signals(pass, ifs.Else)) {
 			told = true
 		}
@@ -723,10 +723,10 @@ func takesNilReply(info *types.Info, cond ast.Expr, errVars map[types.Object]boo
 			return false, false
 		}
 		x, y := ast.Unparen(c.X), ast.Unparen(c.Y)
-		if !mentions(info, x, errVars) {
+		if !section.Mentions(info, x, errVars) {
 			x, y = y, x
 		}
-		if _, isID := x.(*ast.Ident); !isID || !mentions(info, x, errVars) {
+		if _, isID := x.(*ast.Ident); !isID || !section.Mentions(info, x, errVars) {
 			return false, false
 		}
 		if id, ok := y.(*ast.Ident); ok && id.Name == "nil" {
@@ -737,7 +737,7 @@ func takesNilReply(info *types.Info, cond ast.Expr, errVars map[types.Object]boo
 		}
 	case *ast.CallExpr:
 		fn, _ := typeutil.Callee(info, c).(*types.Func)
-		if fn == nil || len(c.Args) == 0 || !mentions(info, c.Args[0], errVars) {
+		if fn == nil || len(c.Args) == 0 || !section.Mentions(info, c.Args[0], errVars) {
 			return false, false
 		}
 		if errorTest(info, c) && fn.Name() == "Is" && len(c.Args) == 2 && nilReply(ast.Unparen(c.Args[1])) {
@@ -770,21 +770,6 @@ func mentionsValue(info *types.Info, e ast.Node, vars map[types.Object]bool) boo
 			if t := info.Uses[id].Type(); t != nil && !types.Identical(t, types.Universe.Lookup("error").Type()) {
 				found = true
 			}
-		}
-		return !found
-	})
-	return found
-}
-
-// mentions reports whether e reads one of vars.
-func mentions(info *types.Info, e ast.Node, vars map[types.Object]bool) bool {
-	if e == nil {
-		return false
-	}
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && vars[info.Uses[id]] {
-			found = true
 		}
 		return !found
 	})

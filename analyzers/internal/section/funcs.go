@@ -3,6 +3,7 @@ package section
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 )
 
 // EnclosingFunc returns the innermost function (declaration or literal)
@@ -42,6 +43,21 @@ func Returns(n ast.Node) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// Mentions reports whether n (nil: no) uses one of vars.
+func Mentions(info *types.Info, n ast.Node, vars map[types.Object]bool) bool {
+	if n == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		if id, ok := m.(*ast.Ident); ok && vars[info.Uses[id]] {
 			found = true
 		}
 		return !found
