@@ -83,12 +83,14 @@ func BenchmarkUncontended(b *testing.B) {
 }
 
 // alternate runs one cycle of minimal and one of safelock per iteration,
-// in alternating order after one warm-up cycle of each, and reports their
-// p50s and the ratio of safelock's to minimal's: both see the same
-// machine.
+// in alternating order after warmUp cycles of each (connections dialled,
+// scripts loaded, the heap grown), and reports their p50s and the ratio
+// of safelock's to minimal's: both see the same machine.
 func alternate(b *testing.B, minimal, safelock func()) {
-	minimal()
-	safelock()
+	for range warmUp {
+		minimal()
+		safelock()
+	}
 	var mins, sls []time.Duration
 	for i := 0; b.Loop(); i++ {
 		for k := range 2 {
@@ -107,6 +109,11 @@ func alternate(b *testing.B, minimal, safelock func()) {
 	b.ReportMetric(float64(s)/1e3, "safelock-p50-µs")
 	b.ReportMetric(float64(s)/float64(m), "ratio")
 }
+
+// warmUp is how many cycles of each lock the uncontended comparisons run
+// before they measure: the first run in a process otherwise measures a
+// cold one.
+const warmUp = 100
 
 // serverLoop runs op b.N times after one warm-up (scripts loaded) and
 // reports the commands the server ran per op (INFO commandstats).
@@ -422,8 +429,10 @@ func BenchmarkUncontendedParts(b *testing.B) {
 	}
 	lat := make([][]time.Duration, len(parts))
 	cpu := make([]time.Duration, len(parts))
-	for _, p := range parts {
-		p.run()
+	for range warmUp {
+		for _, p := range parts {
+			p.run()
+		}
 	}
 	n := 0
 	for i := 0; b.Loop(); i++ {
