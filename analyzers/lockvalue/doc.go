@@ -58,7 +58,11 @@
 //     key); return n > 1).
 //
 // The value is traced through local variables, struct fields set in a
-// constructor in another file, package variables, interface methods with
+// constructor in another file (a constructor that stores its parameter,
+// NewElector(rdb, key, id), through what the package's own callers
+// pass: a hostname-PID from every one of them is reported where it is
+// made; a caller passing anything else, or none in the package, leaves
+// it the caller's), package variables, interface methods with
 // one implementation in the package (t.Holder()), helper functions of
 // the package (a one-statement helper with its parameters bound to the
 // call's arguments: GetUnixMillis() { return UnixMillisOf(time.Now()) }),

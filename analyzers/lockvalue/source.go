@@ -111,6 +111,7 @@ type tracer struct {
 	// inLocal marks locals being traced: buf = buf[:n] reads the value
 	// being built, which adds nothing new.
 	inLocal map[*types.Var]bool
+	calls   map[*types.Func][]siteCall // made by callsOf
 }
 
 type retKey struct {
@@ -776,6 +777,9 @@ func (t *tracer) stores(v *types.Var, c ctx) val {
 			w = t.call(call, a.idx, inner)
 		} else {
 			w = t.eval(a.rhs, inner)
+			if p := t.param(a.fd, a.rhs); p != nil && w.k&kUnknown != 0 {
+				w = t.fromCallers(a.fd, p, c)
+			}
 		}
 		if a.fd != c.fd && w.at == nil {
 			w.at = t.madeAt(a.fd, a.rhs)
@@ -786,6 +790,92 @@ func (t *tracer) stores(v *types.Var, c ctx) val {
 		}
 	}
 	return out
+}
+
+// param returns the parameter of fd that e is, if it is one (not the
+// receiver).
+func (t *tracer) param(fd *ast.FuncDecl, e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || fd == nil {
+		return nil
+	}
+	v, _ := t.info.Uses[id].(*types.Var)
+	if v == nil || fd.Recv != nil && fd.Recv.Pos() <= v.Pos() && v.Pos() < fd.Recv.End() || !isParam(fd, v) {
+		return nil
+	}
+	return v
+}
+
+// fromCallers traces parameter p of fd, which stores it in a field, to
+// what fd's callers in the package pass (not tests): a constructor given
+// the instance's identity by its package (NewElector(rdb,
+// hostnamePID())) stores a weak value, made on the caller's side. Only a
+// weak value from every caller counts; a caller passing anything else, a
+// call from outside the package or none at all leaves the value the
+// caller's (unknown), as before.
+func (t *tracer) fromCallers(fd *ast.FuncDecl, p *types.Var, c ctx) val {
+	fn, _ := t.info.Defs[fd.Name].(*types.Func)
+	if fn == nil || c.depth > 8 {
+		return unknown
+	}
+	sig := fn.Type().(*types.Signature)
+	idx := -1
+	for i := range sig.Params().Len() {
+		if sig.Params().At(i) == p {
+			idx = i
+		}
+	}
+	if idx < 0 || sig.Variadic() && idx == sig.Params().Len()-1 {
+		return unknown
+	}
+	calls := t.callsOf()[fn]
+	if len(calls) == 0 {
+		return unknown
+	}
+	out := val{}
+	for _, cl := range calls {
+		if len(cl.call.Args) != sig.Params().Len() {
+			return unknown
+		}
+		arg := cl.call.Args[idx]
+		w := t.eval(arg, ctx{fd: cl.fd, depth: c.depth + 1})
+		if w.at == nil {
+			w.at = t.madeAt(cl.fd, arg)
+		}
+		if out = out.or(w); !out.k.weak() {
+			return unknown
+		}
+	}
+	return out
+}
+
+// siteCall is a call in the package and the function it is in.
+type siteCall struct {
+	call *ast.CallExpr
+	fd   *ast.FuncDecl
+}
+
+// callsOf maps each function of the package to its static calls outside
+// test files.
+func (t *tracer) callsOf() map[*types.Func][]siteCall {
+	if t.calls != nil {
+		return t.calls
+	}
+	t.calls = map[*types.Func][]siteCall{}
+	for _, fd := range t.decls {
+		if lifecycle.IsTestFile(t.pass.Fset, fd.Pos()) {
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				if fn, ok := typeutil.Callee(t.info, call).(*types.Func); ok && fn.Pkg() == t.pass.Pkg {
+					t.calls[fn] = append(t.calls[fn], siteCall{call, fd})
+				}
+			}
+			return true
+		})
+	}
+	return t.calls
 }
 
 // composed returns v, made from parts: when two or more of them are not
