@@ -99,6 +99,14 @@
 // or "taken" as n <= 1, n < 2) fails open; n != 1 and n == 1 fail
 // closed and are left alone.
 //
+// An acquire function with no results at all (Acquire(ctx, key),
+// LockKey(key) keeping the lock for a later Release) is reported at its
+// acquire when a failure branch only logs and returns: it cannot tell its
+// callers, who go on as if they held the lock. Not when it gives the lock
+// back itself (a job running its own section), keeps its outcome in a
+// bool field (an election tick setting isLeader), or when the branch sets
+// something, sends, closes, calls a func value or ends the program.
+//
 // An acquire function (a bool result, named as taking a lock) whose lock
 // is a plain SET, SETEX or PSETEX with no NX is reported at the SET: the
 // command succeeds whether or not someone holds the key, so every caller

@@ -21,6 +21,7 @@ import (
 func (r *runner) misreads(fd *ast.FuncDecl) {
 	r.failOpen(fd)
 	r.failOpenByError(fd)
+	r.failSilently(fd)
 	r.droppedHelperAcquires(fd)
 	r.inverted(fd)
 	r.misreadScripts(fd)

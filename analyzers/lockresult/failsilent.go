@@ -1,0 +1,179 @@
+package lockresult
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/section"
+)
+
+// failSilently reports an acquire function with no results at all, which
+// takes a lock for its caller to release later (Acquire(ctx, key) keeping
+// the lock in a map for Release): when its acquire fails, all it can do is
+// return, and every caller goes on as if it held the lock. Reported at
+// the acquire when a failure branch only logs and returns; not when the
+// function releases the lock itself (it runs the work: a job), nor when
+// the branch tells someone (sets a field, sends, closes, calls a func
+// value) or ends the program, nor when the function keeps its outcome in
+// a bool field (an election tick setting e.isLeader, which callers ask).
+func (r *runner) failSilently(fd *ast.FuncDecl) {
+	info := r.pass.TypesInfo
+	fn, ok := info.Defs[fd.Name].(*types.Func)
+	if !ok || fn.Type().(*types.Signature).Results().Len() != 0 || !acquireNamed(fd.Name.Name) || releasesItself(info, fd) || keepsStatus(info, fd) {
+		return
+	}
+	acquires := map[*ast.CallExpr]string{}
+	for _, c := range r.res.Calls[fd] {
+		if c.Cmd == nil {
+			continue
+		}
+		if name := failOpenAcquire(info, c.Cmd); name != "" {
+			if op := r.acquireOp(fd, c.Call); op != nil && lockLike(op, fd) {
+				acquires[c.Call] = name
+			}
+		}
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			if a := libAcquire(info, call); a != nil {
+				acquires[call] = a.name
+			}
+		}
+		return true
+	})
+	for call, name := range acquires {
+		rets, ok := section.AcquireFailureReturns(info, r.exits.MayReturn, fd, call)
+		if !ok {
+			continue
+		}
+		for _, ret := range rets {
+			if !onlyLogs(info, fd, ret) {
+				continue
+			}
+			r.pass.Report(analysis.Diagnostic{
+				Pos: call.Pos(), End: call.End(),
+				Message: fmt.Sprintf("%s returns nothing, so when %s fails (the lock is held elsewhere, Redis unreachable) it can only log and return: "+
+					"every caller goes on as if it held the lock and runs its critical section without it; return an error "+
+					"(or a bool) that callers must check, or use safelock.Locker.TryAcquire", fd.Name.Name, name),
+				Related: []analysis.RelatedInformation{{Pos: ret.Pos(), End: ret.End(), Message: "return after the acquire failed"}},
+			})
+			break
+		}
+	}
+}
+
+// acquireNamed reports whether a function's name says it takes a lock
+// (Acquire, Lock, TryLock, Obtain, Grab, and forms such as Acquiref or
+// lockKey), not one that gives it back.
+func acquireNamed(name string) bool {
+	n := strings.ToLower(name)
+	if strings.Contains(n, "unlock") || strings.Contains(n, "release") {
+		return false
+	}
+	for _, p := range []string{"acquire", "lock", "trylock", "tryacquire", "obtain", "grab"} {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// releasesItself reports whether fd gives a lock back (a Release, Unlock
+// or DEL call other than a Go mutex's): it runs its own critical section.
+func releasesItself(info *types.Info, fd *ast.FuncDecl) bool {
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		fn, _ := typeutil.Callee(info, call).(*types.Func)
+		if fn == nil || fn.Pkg() != nil && fn.Pkg().Path() == "sync" {
+			return true
+		}
+		n2 := strings.ToLower(fn.Name())
+		if strings.Contains(n2, "release") || strings.Contains(n2, "unlock") || n2 == "del" || n2 == "unlink" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// keepsStatus reports whether fd sets a bool field anywhere (isLeader =
+// true): the object holds the outcome, and its callers read it there.
+func keepsStatus(info *types.Info, fd *ast.FuncDecl) bool {
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || found {
+			return !found
+		}
+		for _, l := range as.Lhs {
+			if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok {
+				if v, ok := info.Uses[sel.Sel].(*types.Var); ok && v.IsField() && isBoolType(v.Type()) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// onlyLogs reports whether the block that ends in ret (the failure
+// branch) does nothing but calls and new locals before it: no field or
+// variable set, no channel send or close, no func value called, no
+// goroutine started. Such a branch tells nobody that the lock was not
+// taken.
+func onlyLogs(info *types.Info, fd *ast.FuncDecl, ret *ast.ReturnStmt) bool {
+	var block *ast.BlockStmt
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BlockStmt); ok {
+			for _, s := range b.List {
+				if s == ret {
+					block = b
+				}
+			}
+		}
+		return block == nil
+	})
+	if block == nil {
+		return false
+	}
+	for _, s := range block.List {
+		switch s := s.(type) {
+		case *ast.ReturnStmt:
+		case *ast.ExprStmt:
+			call, ok := ast.Unparen(s.X).(*ast.CallExpr)
+			if !ok {
+				return false
+			}
+			if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+				if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "close" {
+					return false
+				}
+			}
+			if _, ok := typeutil.Callee(info, call).(*types.Func); !ok {
+				return false // a func value: a callback told
+			}
+		case *ast.AssignStmt:
+			if s.Tok != token.DEFINE {
+				return false
+			}
+		case *ast.DeclStmt:
+		default:
+			return false
+		}
+	}
+	return true
+}

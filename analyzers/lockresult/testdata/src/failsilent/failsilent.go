@@ -1,0 +1,131 @@
+// Package failsilent has acquire functions with no results: a failure
+// they only log cannot reach their callers.
+package failsilent
+
+import (
+	"context"
+	"log"
+	"sync"
+	"time"
+
+	"github.com/bsm/redislock"
+	"github.com/redis/go-redis/v9"
+)
+
+var release = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`)
+
+// Adapter keeps each key's lock for Release, as a sync.Mutex-like API.
+type Adapter struct {
+	locker *redislock.Client
+	mu     sync.Mutex
+	locks  map[string]*redislock.Lock
+	rdb    *redis.Client
+	held   bool
+}
+
+func (a *Adapter) Acquire(ctx context.Context, key string) {
+	lock, err := a.locker.Obtain(ctx, key, time.Minute, nil) // want `Acquire returns nothing, so when redislock Client.Obtain fails`
+	if err == redislock.ErrNotObtained {
+		log.Printf("could not obtain %s", key)
+		return
+	} else if err != nil {
+		start := time.Now()
+		log.Printf("obtain %s: %v after %v", key, err, time.Since(start))
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.locks[key] = lock
+}
+
+func (a *Adapter) Release(ctx context.Context, key string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if l, ok := a.locks[key]; ok {
+		_ = l.Release(ctx)
+	}
+}
+
+// LockKey takes a raw SET NX lock and keeps nothing but the key.
+func (a *Adapter) LockKey(ctx context.Context, key, token string) {
+	ok, err := a.rdb.SetNX(ctx, "lock:"+key, token, time.Minute).Result() // want `LockKey returns nothing, so when SetNX fails`
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	if !ok {
+		log.Print("busy")
+	}
+}
+
+func (a *Adapter) UnlockKey(ctx context.Context, key, token string) {
+	release.Run(ctx, a.rdb, []string{"lock:" + key}, token)
+}
+
+// Near miss: a job that takes the lock and gives it back itself; its
+// failure return skips the work.
+func (a *Adapter) LockAndSweep(ctx context.Context) {
+	lock, err := a.locker.Obtain(ctx, "sweep", time.Minute, nil)
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	defer lock.Release(ctx)
+	sweep()
+}
+
+// Near miss: the failure is kept where callers look.
+func (a *Adapter) AcquireFlagged(ctx context.Context, key string) {
+	lock, err := a.locker.Obtain(ctx, key, time.Minute, nil)
+	if err != nil {
+		log.Print(err)
+		a.held = false
+		return
+	}
+	a.held = true
+	a.locks[key] = lock
+}
+
+// Near miss: a failure ends the program.
+func (a *Adapter) AcquireOrDie(ctx context.Context, key string) {
+	lock, err := a.locker.Obtain(ctx, key, time.Minute, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	a.locks[key] = lock
+}
+
+// Near miss: the failure is handed to a callback.
+func (a *Adapter) AcquireNotify(ctx context.Context, key string, onFail func(error)) {
+	lock, err := a.locker.Obtain(ctx, key, time.Minute, nil)
+	if err != nil {
+		onFail(err)
+		return
+	}
+	a.locks[key] = lock
+}
+
+// Near miss: an election tick keeps its outcome in a bool field that
+// callers ask (IsLeader); a Redis error leaves it as it was.
+type Elector struct {
+	rdb      *redis.Client
+	id       string
+	isLeader bool
+}
+
+func (e *Elector) tryAcquireOrRenew(ctx context.Context) {
+	ok, err := e.rdb.SetNX(ctx, "leader:lock", e.id, time.Minute).Result()
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	e.isLeader = ok
+}
+
+func (e *Elector) IsLeader() bool { return e.isLeader }
+
+func (e *Elector) Resign(ctx context.Context) {
+	release.Run(ctx, e.rdb, []string{"leader:lock"}, e.id)
+}
+
+func sweep() {}
