@@ -61,8 +61,9 @@
 // constructor in another file (a constructor that stores its parameter,
 // NewElector(rdb, key, id), through what the package's own callers
 // pass: a hostname-PID from every one of them is reported where it is
-// made; a caller passing anything else, or none in the package, leaves
-// it the caller's), package variables, interface methods with
+// made; a caller passing anything else, callers passing different
+// constants, or none in the package, leave it the caller's), package
+// variables, interface methods with
 // one implementation in the package (t.Holder()), helper functions of
 // the package (a one-statement helper with its parameters bound to the
 // call's arguments: GetUnixMillis() { return UnixMillisOf(time.Now()) }),

@@ -810,9 +810,9 @@ func (t *tracer) param(fd *ast.FuncDecl, e ast.Expr) *types.Var {
 // what fd's callers in the package pass (not tests): a constructor given
 // the instance's identity by its package (NewElector(rdb,
 // hostnamePID())) stores a weak value, made on the caller's side. Only a
-// weak value from every caller counts; a caller passing anything else, a
-// call from outside the package or none at all leaves the value the
-// caller's (unknown), as before.
+// weak value from every caller counts; a caller passing anything else,
+// callers passing different constants (each names its own holder), or
+// no caller in the package leaves the value the caller's (unknown).
 func (t *tracer) fromCallers(fd *ast.FuncDecl, p *types.Var, c ctx) val {
 	fn, _ := t.info.Defs[fd.Name].(*types.Func)
 	if fn == nil || c.depth > 8 {
@@ -833,6 +833,7 @@ func (t *tracer) fromCallers(fd *ast.FuncDecl, p *types.Var, c ctx) val {
 		return unknown
 	}
 	out := val{}
+	consts := map[string]bool{}
 	for _, cl := range calls {
 		if len(cl.call.Args) != sig.Params().Len() {
 			return unknown
@@ -842,9 +843,15 @@ func (t *tracer) fromCallers(fd *ast.FuncDecl, p *types.Var, c ctx) val {
 		if w.at == nil {
 			w.at = t.madeAt(cl.fd, arg)
 		}
+		if w.k == kConst {
+			consts[w.konst] = true
+		}
 		if out = out.or(w); !out.k.weak() {
 			return unknown
 		}
+	}
+	if len(consts) > 1 {
+		return unknown // "worker-a" and "worker-b": each call site names its holder
 	}
 	return out
 }
