@@ -122,7 +122,14 @@
 // Not when the function asks the same object about its state in a
 // condition (if !e.IsLeader() { e.TryAcquire(ctx) }, a method answering
 // one bool named Is..., Has..., Held, Locked or Leader): the object keeps
-// the outcome, and the caller reads it there.
+// the outcome, and the caller reads it there. Nor when the helper keeps
+// its outcome in a bool field (isLeader.Store(true)) and the function
+// that drops it only keeps the lock up: an elector's Start that starts
+// its ticker loop, the loop itself. Such a function calls the helper, its
+// own object's methods that do the same, and time, context, sync or a
+// logger, nothing else; the work is done elsewhere by whoever asks the
+// object. This holds for a dropped wrapper that returns the bool as it
+// came, too.
 //
 // A call that passes a constant bool steering a helper of this package
 // away from its acquire (lock(name, ttl, true), where true takes the

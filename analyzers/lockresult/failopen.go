@@ -444,6 +444,9 @@ func (r *runner) droppedHelperAcquires(fd *ast.FuncDecl) {
 		if r.stateQueried(fd, op.Call) {
 			continue // if !e.IsLeader() { e.TryAcquire(ctx) }: the object keeps the outcome
 		}
+		if r.keepsOutcome(fd, op.Via) {
+			continue // an elector's Start or ticker loop: nothing here runs a section
+		}
 		results := op.Via.Type().(*types.Signature).Results()
 		hasBool := false
 		for i := 0; i < results.Len(); i++ {

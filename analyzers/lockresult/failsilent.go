@@ -110,24 +110,38 @@ func releasesItself(info *types.Info, fd *ast.FuncDecl) bool {
 }
 
 // keepsStatus reports whether fd sets a bool field anywhere (isLeader =
-// true): the object holds the outcome, and its callers read it there.
+// true, isLeader.Store(true) on an atomic.Bool): the object holds the
+// outcome, and its callers read it there.
 func keepsStatus(info *types.Info, fd *ast.FuncDecl) bool {
+	boolField := func(e ast.Expr) bool {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		v, ok := info.Uses[sel.Sel].(*types.Var)
+		return ok && v.IsField() && (isBoolType(v.Type()) || isAtomicBool(v.Type()))
+	}
 	found := false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || found {
-			return !found
-		}
-		for _, l := range as.Lhs {
-			if sel, ok := ast.Unparen(l).(*ast.SelectorExpr); ok {
-				if v, ok := info.Uses[sel.Sel].(*types.Var); ok && v.IsField() && isBoolType(v.Type()) {
-					found = true
-				}
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				found = found || boolField(l) && !isAtomicBool(info.TypeOf(l))
+			}
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Store" {
+				found = found || boolField(sel.X) && isAtomicBool(info.TypeOf(sel.X))
 			}
 		}
 		return !found
 	})
 	return found
+}
+
+// isAtomicBool reports whether t is sync/atomic's Bool.
+func isAtomicBool(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync/atomic" && n.Obj().Name() == "Bool"
 }
 
 // onlyLogs reports whether the block that ends in ret (the failure

@@ -107,6 +107,7 @@ type runner struct {
 	cfgs   map[ast.Node]*cfg.CFG // per function body, built on demand
 	cases  map[*ast.CaseClause]*ast.SwitchStmt
 	exits  *noreturn.Result
+	decls  map[*types.Func]*ast.FuncDecl // this package's, built on demand (declOf)
 }
 
 func (r *runner) each(fn func(*ast.File, *ast.FuncDecl)) {
@@ -279,6 +280,9 @@ func (r *runner) check(file *ast.File, fd *ast.FuncDecl, a *acquire, op *lifecyc
 	}
 	switch out.verdict {
 	case discarded:
+		if r.keptByHelper(fd, a) {
+			return
+		}
 		msg := fmt.Sprintf("the result of %s is discarded: the code goes on whether or not it got the lock", what)
 		if a.lib {
 			msg = fmt.Sprintf("the error of %s is discarded: when the lock is held elsewhere or Redis fails, the code goes on without the lock; check the error and stop on failure%s", what, libHint(a))
