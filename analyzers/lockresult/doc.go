@@ -99,6 +99,15 @@
 // or "taken" as n <= 1, n < 2) fails open; n != 1 and n == 1 fail
 // closed and are left alone.
 //
+// An acquire function (named Lock, Acquire, Obtain, TryLock, ...) whose
+// failure branch only logs and falls through to the success answer is
+// reported at the branch: if errors.Is(err, redislock.ErrNotObtained) {
+// log.Print("busy") } followed by l.mx = lock; return nil, or if !ok {
+// log } followed by return true, nil. The function tells its callers it
+// holds the lock when it does not. Not when the answer is the outcome
+// itself (return ok, nil), when the function releases the lock itself or
+// keeps a bool status, or when a bool is set on the way.
+//
 // An acquire function with no results at all (Acquire(ctx, key),
 // LockKey(key) keeping the lock for a later Release) is reported at its
 // acquire when a failure branch only logs and returns: it cannot tell its

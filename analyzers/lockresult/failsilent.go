@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzers/internal/section"
@@ -190,4 +191,71 @@ func onlyLogs(info *types.Info, fd *ast.FuncDecl, ret *ast.ReturnStmt) bool {
 		}
 	}
 	return true
+}
+
+// answersHeld returns the return statement that the failure branch of an
+// acquire function reaches, past join (where it falls through into the
+// code after its if), when nothing runs on the way but stores and
+// trivial calls, and that answers "held": a nil error from a
+// function whose only result is an error (Lock(ctx) error, after if
+// errors.Is(err, redislock.ErrNotObtained) { log }), or true from one
+// whose first result is a bool. Its callers take that for the lock.
+// Silent for functions that release the lock themselves or keep a bool
+// status, and when a bool is set on the way (a flag the answer may be
+// read with).
+func (r *runner) answersHeld(fd *ast.FuncDecl, f *flow, branch, join *cfg.Block) *ast.ReturnStmt {
+	info := r.pass.TypesInfo
+	fn, ok := info.Defs[fd.Name].(*types.Func)
+	if join == nil || !ok || !acquireNamed(fd.Name.Name) {
+		return nil
+	}
+	res := fn.Type().(*types.Signature).Results()
+	held := func(ret *ast.ReturnStmt) bool {
+		if len(ret.Results) != res.Len() || res.Len() == 0 {
+			return false
+		}
+		first := ret.Results[0]
+		switch {
+		case res.Len() == 1 && isErrorType(res.At(0).Type()):
+			tv, found := info.Types[first]
+			return found && tv.IsNil()
+		case isBoolType(res.At(0).Type()):
+			return isTrue(info, first)
+		}
+		return false
+	}
+	if res.Len() == 0 || releasesItself(info, fd) || keepsStatus(info, fd) {
+		return nil
+	}
+	blk, joined := branch, false
+	for range 16 {
+		joined = joined || blk == join
+		for _, n := range blk.Nodes {
+			switch n := n.(type) {
+			case *ast.ReturnStmt:
+				if joined && held(n) {
+					return n // a return inside the branch is failOpen's
+				}
+				return nil
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					if isBoolType(info.TypeOf(l)) {
+						return nil
+					}
+				}
+			}
+			if f.firstCall(n) != nil {
+				return nil
+			}
+		}
+		if len(blk.Succs) != 1 {
+			return nil
+		}
+		blk = blk.Succs[0]
+	}
+	return nil
+}
+
+func isErrorType(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
 }

@@ -486,7 +486,17 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 			continue // a retry loop's condition before the acquire
 		}
 		join := r.fallThroughJoin(g, f, b.Succs[edge])
-		if call := f.search(b, edge, tested, join); call != nil {
+		if ret := r.answersHeld(fd, f, b.Succs[edge], join); ret != nil {
+			falls = append(falls, analysis.Diagnostic{
+				Pos: cond.Pos(), End: cond.End(),
+				Message: fmt.Sprintf("when %s fails (%s), this branch falls through to %s: %s tells its callers it holds the lock when it does not, and they run their section without it; return the failure (an error, or false)%s",
+					what, fixes.Source(r.pass, cond), fixes.Source(r.pass, ret), fd.Name.Name, useInstead(a)),
+				Related: []analysis.RelatedInformation{
+					{Pos: a.call.Pos(), End: a.call.End(), Message: "the acquire"},
+					{Pos: ret.Pos(), End: ret.End(), Message: "answers that the lock is held"},
+				},
+			})
+		} else if call := f.search(b, edge, tested, join); call != nil {
 			falls = append(falls, analysis.Diagnostic{
 				Pos: cond.Pos(), End: cond.End(),
 				Message: fmt.Sprintf("when %s fails (%s), this branch falls through into the code that needs the lock: %s runs without it; stop on failure (return, continue)%s",
