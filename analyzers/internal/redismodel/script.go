@@ -398,12 +398,30 @@ func (p *parser) evalScript(cmd *Command, sha bool, script ast.Expr) {
 // shaScript finds the script behind the SHA1 an EVALSHA is sent with,
 // when the code loaded it itself: sha := script.Hash(), sha, err :=
 // script.Load(ctx, c).Result(), sha := c.ScriptLoad(ctx, src).Val()
-// (also through a local assigned once or from a tuple).
+// (also through a local assigned once or from a tuple, a struct field
+// every assignment of which gives the same script, and a loader of the
+// package, sha, err := loadScript(ctx, rdb, src), that loads the script
+// it is given).
 func (p *parser) shaScript(e ast.Expr, depth int) *luascript.Script {
-	if e == nil || depth > 4 {
+	if e == nil || depth > 6 {
 		return nil
 	}
 	switch e := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		sel := p.info.Selections[e]
+		if sel == nil || sel.Kind() != types.FieldVal {
+			return nil
+		}
+		v, _ := sel.Obj().(*types.Var)
+		var found *luascript.Script
+		for _, val := range p.fields[v] {
+			s := p.shaScript(val, depth+1)
+			if s == nil || found != nil && found != s { // parse caches by text
+				return nil
+			}
+			found = s
+		}
+		return found
 	case *ast.Ident:
 		v := p.varOf(e)
 		if v == nil {
@@ -416,11 +434,17 @@ func (p *parser) shaScript(e ast.Expr, depth int) *luascript.Script {
 			return p.shaScript(call, depth+1)
 		}
 	case *ast.CallExpr:
+		fn, _ := typeutil.Callee(p.info, e).(*types.Func)
+		if fn != nil && fn.Pkg() == p.pass.Pkg {
+			if i := p.loadsParam(fn); i >= 0 && i < len(e.Args) {
+				return p.scriptOf(e.Args[i])
+			}
+			return nil
+		}
 		sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr)
 		if !ok {
 			return nil
 		}
-		fn, _ := typeutil.Callee(p.info, e).(*types.Func)
 		if fn == nil || fn.Pkg() == nil || !isGoRedis(fn.Pkg().Path()) {
 			return nil
 		}
@@ -444,6 +468,58 @@ func (p *parser) shaScript(e ast.Expr, depth int) *luascript.Script {
 		}
 	}
 	return nil
+}
+
+// loadsParam returns the index of the parameter of fn, a function of
+// this package returning a string first, that fn loads into Redis as a
+// script (redis.NewScript(src).Load(...), c.ScriptLoad(ctx, src)), or -1.
+func (p *parser) loadsParam(fn *types.Func) int {
+	sig := fn.Type().(*types.Signature)
+	if sig.Results().Len() == 0 || !isString(sig.Results().At(0).Type()) {
+		return -1
+	}
+	var fd *ast.FuncDecl
+	for _, f := range p.pass.Files {
+		for _, d := range f.Decls {
+			if d, ok := d.(*ast.FuncDecl); ok && p.info.Defs[d.Name] == fn {
+				fd = d
+			}
+		}
+	}
+	if fd == nil || fd.Body == nil {
+		return -1
+	}
+	param := func(x ast.Expr) int {
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		if !ok {
+			return -1
+		}
+		for i := 0; i < sig.Params().Len(); i++ {
+			if p.info.Uses[id] == sig.Params().At(i) {
+				return i
+			}
+		}
+		return -1
+	}
+	at := -1
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || at >= 0 {
+			return at < 0
+		}
+		callee, _ := typeutil.Callee(p.info, call).(*types.Func)
+		if callee == nil || callee.Pkg() == nil || !isGoRedis(callee.Pkg().Path()) {
+			return true
+		}
+		switch {
+		case callee.Name() == "NewScript" && len(call.Args) == 1:
+			at = param(call.Args[0])
+		case callee.Name() == "ScriptLoad" && len(call.Args) == 2:
+			at = param(call.Args[1])
+		}
+		return true
+	})
+	return at
 }
 
 // PackageScripts returns the Lua text behind each package-level variable
