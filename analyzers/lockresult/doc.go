@@ -85,6 +85,13 @@
 // held (the refusal, if !ok, returns an error) fails open the same way
 // when the NX's error branch returns a nil error beside a usable handle
 // (return func() {}, nil: "degrade, the database still protects us").
+// An acquire function whose only result is an error fails open the same
+// way through such a wrapper of its package (TryLock(ctx) error, whose
+// refusal is an error of its own): a failure of the call that reaches a
+// nil return (a retry loop's if err := l.TryLock(ctx); err != nil {
+// return nil }) answers "held" when the lock was not taken. Reported once
+// per return, at the last call before it; a function not named as an
+// acquire (a job that skips its run when the lock is busy) is left alone.
 // A branch that tests the error for the client's nil reply
 // (errors.Is(err, redis.Nil) after SetArgs with NX or Do of SET NX) is
 // the refusal, not a Redis error, and is not followed (a leader's

@@ -161,6 +161,9 @@ func (r *runner) failOpenByError(fd *ast.FuncDecl) {
 			return // failOpen's
 		}
 	}
+	if results.Len() == 1 && acquireNamed(fd.Name.Name) {
+		r.failOpenThroughWrapper(fd)
+	}
 	file := fixes.File(r.pass, fd.Pos())
 	for _, c := range r.res.Calls[fd] {
 		if c.Cmd == nil || file == nil {
@@ -193,6 +196,79 @@ func (r *runner) failOpenByError(fd *ast.FuncDecl) {
 			break
 		}
 	}
+}
+
+// failOpenThroughWrapper reports, in fd, an acquire function whose only
+// result is an error, a call of this package's error-answering acquire
+// (refusesWithError: TryLock(ctx) error) whose failure reaches a nil
+// return: if err := l.TryLock(ctx); err != nil { return nil } answers
+// "held" exactly when the lock was not taken. Each such return is
+// reported once, at the last call before it (a retry loop calls again).
+func (r *runner) failOpenThroughWrapper(fd *ast.FuncDecl) {
+	info := r.pass.TypesInfo
+	byRet := map[*ast.ReturnStmt]*ast.CallExpr{}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn, _ := typeutil.Callee(info, call).(*types.Func)
+		if fn == nil || fn.Pkg() != r.pass.Pkg || !r.refusesWithError(fn) {
+			return true
+		}
+		rets, found := section.AcquireFailureReturns(info, r.exits.MayReturn, fd, call)
+		if !found {
+			return true
+		}
+		for _, ret := range rets {
+			if len(ret.Results) != 1 || errorReturned(info, fn.Type().(*types.Signature).Results(), ret) {
+				continue
+			}
+			if prev := byRet[ret]; prev == nil || call.Pos() < ret.Pos() && (prev.Pos() > ret.Pos() || prev.Pos() < call.Pos()) {
+				byRet[ret] = call
+			}
+		}
+		return true
+	})
+	for ret, call := range byRet {
+		r.pass.Report(analysis.Diagnostic{
+			Pos: call.Pos(), End: call.End(),
+			Message: fmt.Sprintf("when %s fails (the lock is held elsewhere, Redis unreachable), %s returns a nil error, its answer for a lock it holds: "+
+				"its callers run the critical section without the lock, while another holder may be inside; return the error",
+				types.ExprString(call.Fun), fd.Name.Name),
+			Related: []analysis.RelatedInformation{{Pos: ret.Pos(), End: ret.End(), Message: "nil error returned after the acquire failed"}},
+		})
+	}
+}
+
+// refusesWithError reports whether fn, a function of this package whose
+// only result is an error, answers a refused raw acquire with a non-nil
+// error (if !ok { return ErrLocked }): its nil error means "held".
+func (r *runner) refusesWithError(fn *types.Func) bool {
+	res := fn.Type().(*types.Signature).Results()
+	g := r.declOf(fn)
+	if g == nil || g.Body == nil || res.Len() != 1 || !isError(res.At(0).Type()) {
+		return false
+	}
+	info := r.pass.TypesInfo
+	file := fixes.File(r.pass, g.Pos())
+	for _, c := range r.res.Calls[g] {
+		if c.Cmd == nil || file == nil {
+			continue
+		}
+		a := rawAcquire(info, c.Cmd)
+		if a == nil {
+			continue
+		}
+		held := outcomeOf(info, file, g, a).ok.v
+		if op := r.acquireOp(g, c.Call); op != nil && lockLike(op, g) && held != nil && refusalReturnsError(info, g, res, held) {
+			return true
+		}
+	}
+	return false
 }
 
 // refusalReturnsError reports whether fd answers a refused acquire (its
