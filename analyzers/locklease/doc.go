@@ -12,16 +12,18 @@
 // end of the function when the release is deferred) and reports:
 //
 //   - a wait in the section that is longer than the lock's TTL, when
-//     nothing renews the lock: time.Sleep, time.After or time.NewTimer, a
-//     context.WithTimeout (made in the section, or made earlier and passed
-//     to a call in it), a call on an http.Client whose Timeout is longer
-//     than the TTL. Both durations must be constants locklint can
-//     evaluate (directly, through variables assigned once, or through a
-//     struct field set once in the package, such as a client built in a
-//     constructor); otherwise it stays silent. A statement that blocks
-//     until a context ends (<-ctx.Done() on its own: hold the lock until
-//     shutdown) waits with no bound, unless the function gives that
-//     context a deadline; not a select case, nor a goroutine's wait.
+//     nothing renews the lock: time.Sleep, time.After or time.NewTimer,
+//     or <-ctx.Done() on a context the function gave a longer constant
+//     timeout. Both durations must be constants locklint can evaluate
+//     (directly, through variables assigned once, or through a struct
+//     field set once in the package); otherwise it stays silent. A
+//     deadline that only bounds a call (a context with a timeout handed
+//     to a query or a Redis command, an http.Client's Timeout) is not a
+//     wait: the call may answer at once, and how long it takes is not
+//     known. A statement that blocks until a context ends (<-ctx.Done()
+//     on its own: hold the lock until shutdown) waits with no bound,
+//     unless the function gives that context a deadline; not a select
+//     case, nor a goroutine's wait.
 //     Renewal is safelock.WithAutoRenew or Locker.Do,
 //     Lease.Renew, redsync Mutex.Extend, redislock Lock.Refresh, an
 //     EXPIRE/PEXPIRE or renew script on a raw lock's key anywhere in the
@@ -146,12 +148,12 @@
 // # Why it matters
 //
 //	t0   worker A: SET lock:sync NX PX 10000       -> OK, A holds the lock
-//	t0   worker A: calls the partner API, http.Client{Timeout: 30s}
+//	t0   worker A: waits 30 s for the partner to settle (time.Sleep)
 //	t10  the lock expires; worker B: SET lock:sync NX -> OK, B holds it too
 //	t12  B starts the same sync
-//	t25  A's call returns; A writes its (now stale) result over B's work
+//	t30  A wakes up; A writes its (now stale) result over B's work
 //
-// Two processes run the "exclusive" section at once for 15 seconds. A
+// Two processes run the "exclusive" section at once for 20 seconds. A
 // watchdog that renews the lock fixes the TTL, but a renewal can fail
 // (Redis unreachable, a pause longer than the TTL), so long work must
 // also stop when the lease is lost: safelock closes Lease.Done() and
@@ -163,7 +165,7 @@
 //
 //	rdb.SetNX(ctx, "lock:sync", token, 10*time.Second)
 //	defer release(ctx, "lock:sync", token)
-//	client := &http.Client{Timeout: 30 * time.Second}
+//	time.Sleep(30 * time.Second) // let the partner settle
 //	resp, err := client.Do(req)
 //
 //	_, cancel, err := locker.WithContext(ctx, "sync")

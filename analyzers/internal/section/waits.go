@@ -8,15 +8,15 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
 )
 
-// Wait is a call in a section that can keep it running for a known time:
-// time.Sleep, time.After, a context.WithTimeout (made in the section, or
-// made before it and passed to a call in it), a call on an http.Client
-// whose Timeout is a constant; or a statement <-ctx.Done(), which keeps
-// it running until ctx ends (D is forever).
+// Wait is a call in a section that keeps it running for a known time:
+// time.Sleep, time.After, time.NewTimer; or a statement <-ctx.Done(),
+// which keeps it running until ctx ends: for the constant timeout of a
+// context.WithTimeout, or forever. A deadline that only bounds a call
+// (a context with a timeout handed to a query, an http.Client's
+// Timeout) is not a wait: the call may end at once.
 type Wait struct {
 	At   ast.Node
 	What string // "time.Sleep(2m0s)"
@@ -31,7 +31,7 @@ const forever = time.Duration(1<<63 - 1)
 // function gives a deadline is left out (a constant timeout is a wait of
 // its own, at the WithTimeout); any other (a parameter, a context
 // cancelled by hand) waits with no bound.
-func doneWait(info *types.Info, st *ast.ExprStmt, deadlines map[types.Object]bool) (Wait, bool) {
+func doneWait(info *types.Info, st *ast.ExprStmt, deadlines map[types.Object]bool, timeouts map[types.Object]time.Duration) (Wait, bool) {
 	recv, ok := ast.Unparen(st.X).(*ast.UnaryExpr)
 	if !ok || recv.Op != token.ARROW {
 		return Wait{}, false
@@ -44,10 +44,14 @@ func doneWait(info *types.Info, st *ast.ExprStmt, deadlines map[types.Object]boo
 	if !ok || sel.Sel.Name != "Done" || !isContextType(info.TypeOf(sel.X)) {
 		return Wait{}, false
 	}
-	if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && deadlines[info.Uses[id]] {
-		return Wait{}, false
-	}
 	ctx := types.ExprString(sel.X)
+	if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok && deadlines[info.Uses[id]] {
+		d, known := timeouts[info.Uses[id]]
+		if !known {
+			return Wait{}, false // a deadline the function does not show
+		}
+		return Wait{At: st, What: "<-" + ctx + ".Done(), which waits out its " + d.String() + " timeout,", D: d}, true
+	}
 	return Wait{At: st, What: "<-" + ctx + ".Done(), which waits until " + ctx + " is cancelled,", D: forever}, true
 }
 
@@ -63,10 +67,10 @@ func (s *Section) Waits(info *types.Info, res *Result) []Wait {
 	var out []Wait
 	dur := func(e ast.Expr) (time.Duration, bool) { return Duration(info, defs, e, redismodel.UnitDuration) }
 	// One walk of the function: contexts with a constant timeout
-	// (timeouts), contexts given any deadline (deadlines: their
-	// <-ctx.Done() is bounded, and a constant WithTimeout is a wait of
-	// its own), select cases (a select waits on its other cases too) and
-	// statements in goroutines (they do not hold the section).
+	// (timeouts: their <-ctx.Done() waits that long), contexts given any
+	// deadline (deadlines: their <-ctx.Done() is bounded), select cases (a
+	// select waits on its other cases too) and statements in goroutines
+	// (they do not hold the section).
 	timeouts := map[types.Object]time.Duration{}
 	deadlines := map[types.Object]bool{}
 	notWaits := map[ast.Stmt]bool{}
@@ -107,7 +111,7 @@ func (s *Section) Waits(info *types.Info, res *Result) []Wait {
 	})
 	s.Inspect(func(n ast.Node) bool {
 		if st, ok := n.(*ast.ExprStmt); ok {
-			if w, ok := doneWait(info, st, deadlines); ok && !notWaits[st] {
+			if w, ok := doneWait(info, st, deadlines, timeouts); ok && !notWaits[st] {
 				out = append(out, w)
 			}
 			return true
@@ -122,50 +126,15 @@ func (s *Section) Waits(info *types.Info, res *Result) []Wait {
 		}
 		name := fn.Pkg().Name() + "." + fn.Name()
 		switch fn.Pkg().Path() + "." + fn.Name() {
-		case "time.Sleep", "time.After", "time.NewTimer", "context.WithTimeout":
+		case "time.Sleep", "time.After", "time.NewTimer":
 			if len(call.Args) == 0 {
 				return true
 			}
 			if d, ok := dur(call.Args[len(call.Args)-1]); ok {
 				out = append(out, Wait{At: call, What: name + "(" + d.String() + ")", D: d})
 			}
-			return true
-		case "net/http.Do", "net/http.Get", "net/http.Post", "net/http.PostForm", "net/http.Head":
-			if d, ok := httpTimeout(info, defs, res.Fields, call); ok {
-				out = append(out, Wait{At: call, What: "http.Client." + fn.Name() + " with Timeout " + d.String(), D: d})
-				return true
-			}
-		}
-		for _, a := range call.Args {
-			if id, ok := ast.Unparen(a).(*ast.Ident); ok {
-				if d, ok := timeouts[info.Uses[id]]; ok {
-					out = append(out, Wait{At: call, What: name + " with a " + d.String() + " context timeout", D: d})
-					break
-				}
-			}
 		}
 		return true
 	})
 	return out
-}
-
-// httpTimeout reads the constant Timeout of the http.Client a method is
-// called on, through variables assigned once.
-func httpTimeout(info *types.Info, defs *keyexpr.Defs, fields *Fields, call *ast.CallExpr) (time.Duration, bool) {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return 0, false
-	}
-	lit, ok := ResolveFields(info, defs, fields, sel.X).(*ast.CompositeLit)
-	if !ok {
-		return 0, false
-	}
-	for _, e := range lit.Elts {
-		if kv, ok := e.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Timeout" {
-				return Duration(info, defs, kv.Value, redismodel.UnitDuration)
-			}
-		}
-	}
-	return 0, false
 }

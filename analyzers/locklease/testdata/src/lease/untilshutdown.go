@@ -25,17 +25,16 @@ func holdUntilShutdown(ctx context.Context) error {
 	return nil
 }
 
-// The context's own timeout bounds the wait: reported once, at the
-// WithTimeout.
+// The context's own timeout bounds the wait: reported once, at the wait.
 func holdWithTimeout(ctx context.Context) error {
 	mu := rs.NewMutex("report-lock", redsync.WithExpiry(time.Minute))
 	if err := mu.Lock(); err != nil {
 		return err
 	}
 	defer mu.Unlock()
-	tctx, cancel := context.WithTimeout(ctx, 2*time.Minute) // want `context.WithTimeout\(2m0s\) can outlive lock "report-lock"`
+	tctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	<-tctx.Done()
+	<-tctx.Done() // want `<-tctx.Done\(\), which waits out its 2m0s timeout, can outlive lock "report-lock"`
 	return nil
 }
 
