@@ -30,8 +30,11 @@
 // dedup records, seeds, cache fills nobody checks, Pause/Resume flags: no
 // lock word near them, and either a record's name or an outcome nobody
 // reads; claims kept when the work succeeds and deleted only when it
-// fails); keys whose TTL comes from a script or command locklint cannot
-// read; _test.go files.
+// fails); keys whose TTL may come from a script or command locklint
+// cannot read in the function that takes or releases them (a TTL a
+// helper gives a key of another kind, such as the execution lock
+// "task:lock:"+execID taken while the task lock "cron:lock:task:%d" is
+// held, is not one); _test.go files.
 //
 // # Why it matters
 //

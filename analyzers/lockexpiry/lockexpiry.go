@@ -193,6 +193,15 @@ func expiresNearby(res *lifecycle.Result, l *lifecycle.Lock, ops ...*lifecycle.O
 	for _, a := range l.Acquires {
 		acquires[a.Call] = true
 	}
+	// The kinds of key the lock is (fmt.Sprintf("cron:lock:task:%d", id)):
+	// a helper's TTL on a key of another kind (its own "task:exec:"+id
+	// with an hour) is not this lock's.
+	families := map[string]bool{}
+	for _, o := range append(append([]*lifecycle.Op(nil), l.Acquires...), l.Ops...) {
+		if f := o.Key.Family(); f != "" {
+			families[f] = true
+		}
+	}
 	for _, op := range ops {
 		for _, c := range res.Calls[op.In.Decl] {
 			if c.Cmd == nil || acquires[c.Call] {
@@ -208,6 +217,9 @@ func expiresNearby(res *lifecycle.Result, l *lifecycle.Lock, ops ...*lifecycle.O
 			}
 		}
 		for _, o := range res.Funcs[op.In.Decl] {
+			if f := o.Key.Family(); f != "" && len(families) > 0 && !families[f] {
+				continue
+			}
 			if o.Via != nil && (o.Kind == lifecycle.Expire || o.TTL || o.Kind == lifecycle.Unknown) && !acquires[o.Call] {
 				return true
 			}

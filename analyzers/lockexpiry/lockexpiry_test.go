@@ -11,7 +11,7 @@ import (
 
 func TestLockExpiry(t *testing.T) {
 	dir := testutil.GOPATH(t, "testdata")
-	analysistest.RunWithSuggestedFixes(t, dir, lockexpiry.Analyzer, "expiry", "jobs", "service", "kvlock", "ttluser", "gfseat", "gozero", "getset", "cronjobs", "radixlock")
+	analysistest.RunWithSuggestedFixes(t, dir, lockexpiry.Analyzer, "expiry", "jobs", "service", "kvlock", "ttluser", "gfseat", "gozero", "getset", "cronjobs", "radixlock", "hashlock")
 }
 
 func TestBrokenCode(t *testing.T) {
