@@ -30,7 +30,9 @@
 //   - an unexported field nothing in the package ever sets (its zero
 //     value, the same for every holder);
 //   - for a Redisson-style hash lock, the owner field (HINCRBY k ARGV[2] 1)
-//     or the value of a fixed field (HSET k "w" ARGV[1]);
+//     or the value of a fixed field (HSET k "w" ARGV[1]; of several,
+//     HSET k "owner" ARGV[1] "expire" ARGV[2], the one the script
+//     compares: HGET k "owner" == ARGV[1]);
 //   - one token per client: an unexported field of the receiver, set
 //     only in a constructor or an option (owner: uuid.NewString() in
 //     NewLocks), that an exported method stores for a key built from its

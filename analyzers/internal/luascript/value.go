@@ -26,6 +26,7 @@ func (s *Script) SetValueArg(key int) int {
 		return 0, i
 	}
 	found := 0
+	fields := map[string]int{} // fixed hash field -> the ARGV stored in it
 	for i := 0; i < len(toks); i++ {
 		if toks[i].text == "local" && i+3 < len(toks) && toks[i+1].kind == tIdent && toks[i+2].text == "=" {
 			if n, _ := index(i+3, "KEYS", nil); n > 0 {
@@ -49,15 +50,31 @@ func (s *Script) SetValueArg(key int) int {
 			continue
 		}
 		v, next := index(j+1, "ARGV", args)
-		if hash {
+		if hash && v == 0 && next == j+1 {
 			// The owner of a hash lock is its field (HINCRBY k ARGV[2] 1,
 			// Redisson's reentrant lock), or the value of a fixed field
-			// (HSET k "w" ARGV[1]). Only called for keys the script
-			// creates (AcquiresNX).
-			if v == 0 && next == j+1 && j+2 < len(toks) && toks[j+1].kind == tString && toks[j+2].text == "," {
-				v, _ = index(j+3, "ARGV", args)
+			// (HSET k "w" ARGV[1], HSET k "owner" ARGV[1] "expire"
+			// ARGV[2]), sorted out below. Only called for keys the
+			// script creates (AcquiresNX).
+			for m := j + 1; m+2 < len(toks) && toks[m].kind == tString && toks[m+1].text == ","; {
+				n, after := index(m+2, "ARGV", args)
+				if n == 0 {
+					fields[toks[m].text] = 0 // computed: not known
+					break
+				}
+				if old, seen := fields[toks[m].text]; !seen || old == n {
+					fields[toks[m].text] = n
+				} else {
+					fields[toks[m].text] = 0
+				}
+				if after >= len(toks) || toks[after].text != "," {
+					break
+				}
+				m = after + 1
 			}
-		} else {
+			continue
+		}
+		if !hash {
 			nx := cmd == "SETNX"
 			for _, a := range callArgs(toks, i) {
 				nx = nx || strings.EqualFold(a, "NX")
@@ -71,5 +88,59 @@ func (s *Script) SetValueArg(key int) int {
 		}
 		found = v
 	}
-	return found
+	if len(fields) == 0 {
+		return found
+	}
+	if found != 0 {
+		return 0 // a field owner and a fixed field's value: not one answer
+	}
+	if len(fields) == 1 {
+		for _, n := range fields {
+			return n
+		}
+	}
+	// Several fixed fields (owner, expire): the owner is the one the
+	// script compares with the same argument (HGET k "owner" == ARGV[1]).
+	owner := 0
+	for f, n := range fields {
+		if n > 0 && comparesField(toks, key, keys, f, n) {
+			if owner != 0 && owner != n {
+				return 0
+			}
+			owner = n
+		}
+	}
+	return owner
+}
+
+// comparesField reports whether the script reads hash field f of
+// KEYS[key] with HGET and compares it with ARGV[n]:
+// redis.call('HGET', KEYS[1], 'owner') == ARGV[1] (or ~=).
+func comparesField(toks []token, key int, keys map[string]int, f string, n int) bool {
+	argAt := func(i int) bool {
+		if i+3 < len(toks) && toks[i].text == "ARGV" && toks[i+1].text == "[" && toks[i+3].text == "]" {
+			m, err := strconv.Atoi(toks[i+2].text)
+			return err == nil && m == n
+		}
+		return false
+	}
+	for i := 0; i+12 < len(toks); i++ {
+		if toks[i].text != "redis" || toks[i+1].text != "." || toks[i+3].text != "(" || !strings.EqualFold(toks[i+4].text, "HGET") {
+			continue
+		}
+		k, j := 0, i+6
+		if toks[j].kind == tIdent && keys[toks[j].text] > 0 {
+			k, j = keys[toks[j].text], j+1
+		} else if toks[j].text == "KEYS" && toks[j+1].text == "[" && toks[j+3].text == "]" {
+			k, _ = strconv.Atoi(toks[j+2].text)
+			j += 4
+		}
+		if k != key || toks[j].text != "," || toks[j+1].kind != tString || toks[j+1].text != f || toks[j+2].text != ")" {
+			continue
+		}
+		if op := toks[j+3].text; (op == "==" || op == "~=") && argAt(j+4) {
+			return true
+		}
+	}
+	return false
 }
