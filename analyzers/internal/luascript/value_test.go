@@ -23,8 +23,8 @@ func TestSetValueArg(t *testing.T) {
 		{"if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'expire', ARGV[2]) return 1 " +
 			"elseif redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then redis.call('HSET', KEYS[1], 'expire', ARGV[2]) return 1 end return 0", 1, 1},
 		{"local k = KEYS[1] if redis.call('HGET', k, 'holder') ~= ARGV[2] then redis.call('HSET', k, 'at', ARGV[1], 'holder', ARGV[2]) end", 1, 2},
-		{"redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'expire', ARGV[2])", 1, 0},                         // nothing says which
-		{"redis.call('HSET', KEYS[1], 'a', ARGV[1]) redis.call('HSET', KEYS[1], 'a', ARGV[2])", 1, 0},       // one field, two values
+		{"redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'expire', ARGV[2])", 1, 0},                    // nothing says which
+		{"redis.call('HSET', KEYS[1], 'a', ARGV[1]) redis.call('HSET', KEYS[1], 'a', ARGV[2])", 1, 0}, // one field, two values
 	} {
 		if got := Parse(tc.src).SetValueArg(tc.key); got != tc.want {
 			t.Errorf("SetValueArg(%d) of %q = %d, want %d", tc.key, tc.src, got, tc.want)
