@@ -164,21 +164,9 @@ func (r *runner) failOpenByError(fd *ast.FuncDecl) {
 	if results.Len() == 1 && acquireNamed(fd.Name.Name) {
 		r.failOpenThroughWrapper(fd)
 	}
-	file := fixes.File(r.pass, fd.Pos())
-	for _, c := range r.res.Calls[fd] {
-		if c.Cmd == nil || file == nil {
-			continue
-		}
-		a := rawAcquire(info, c.Cmd)
-		if a == nil {
-			continue
-		}
-		held := outcomeOf(info, file, fd, a).ok.v // ok in ok, err := rdb.SetNX(...).Result()
-		if op := r.acquireOp(fd, c.Call); op == nil || !lockLike(op, fd) || held == nil || !refusalReturnsError(info, fd, results, held) {
-			continue
-		}
+	for _, a := range r.refusingAcquires(fd, results) {
 		name := a.name
-		rets, ok := section.AcquireFailureReturns(info, r.exits.MayReturn, fd, c.Call)
+		rets, ok := section.AcquireFailureReturns(info, r.exits.MayReturn, fd, a.call)
 		if !ok {
 			continue
 		}
@@ -187,7 +175,7 @@ func (r *runner) failOpenByError(fd *ast.FuncDecl) {
 				continue
 			}
 			r.pass.Report(analysis.Diagnostic{
-				Pos: c.Call.Pos(), End: c.Call.End(),
+				Pos: a.call.Pos(), End: a.call.End(),
 				Message: fmt.Sprintf("when %s fails (Redis unreachable, a timeout), %s returns a nil error, its answer for a lock it holds "+
 					"(a refused lock returns an error): its callers run the critical section without the lock, while another holder may be inside; "+
 					"return the error (a deliberate fail-open still runs the section unlocked)", name, fd.Name.Name),
@@ -250,25 +238,33 @@ func (r *runner) failOpenThroughWrapper(fd *ast.FuncDecl) {
 func (r *runner) refusesWithError(fn *types.Func) bool {
 	res := fn.Type().(*types.Signature).Results()
 	g := r.declOf(fn)
-	if g == nil || g.Body == nil || res.Len() != 1 || !isError(res.At(0).Type()) {
-		return false
-	}
+	return g != nil && g.Body != nil && res.Len() == 1 && isError(res.At(0).Type()) && len(r.refusingAcquires(g, res)) > 0
+}
+
+// refusingAcquires returns the raw lock acquires of fd (with results
+// results) whose refusal fd answers with a non-nil error (if !ok {
+// return ErrLocked }).
+func (r *runner) refusingAcquires(fd *ast.FuncDecl, results *types.Tuple) []*acquire {
 	info := r.pass.TypesInfo
-	file := fixes.File(r.pass, g.Pos())
-	for _, c := range r.res.Calls[g] {
-		if c.Cmd == nil || file == nil {
+	file := fixes.File(r.pass, fd.Pos())
+	if file == nil {
+		return nil
+	}
+	var out []*acquire
+	for _, c := range r.res.Calls[fd] {
+		if c.Cmd == nil {
 			continue
 		}
 		a := rawAcquire(info, c.Cmd)
 		if a == nil {
 			continue
 		}
-		held := outcomeOf(info, file, g, a).ok.v
-		if op := r.acquireOp(g, c.Call); op != nil && lockLike(op, g) && held != nil && refusalReturnsError(info, g, res, held) {
-			return true
+		held := outcomeOf(info, file, fd, a).ok.v // ok in ok, err := rdb.SetNX(...).Result()
+		if op := r.acquireOp(fd, c.Call); op != nil && lockLike(op, fd) && held != nil && refusalReturnsError(info, fd, results, held) {
+			out = append(out, a)
 		}
 	}
-	return false
+	return out
 }
 
 // refusalReturnsError reports whether fd answers a refused acquire (its
