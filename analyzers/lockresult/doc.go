@@ -90,8 +90,10 @@
 // refusal is an error of its own): a failure of the call that reaches a
 // nil return (a retry loop's if err := l.TryLock(ctx); err != nil {
 // return nil }) answers "held" when the lock was not taken. Reported once
-// per return, at the last call before it; a function not named as an
-// acquire (a job that skips its run when the lock is busy) is left alone.
+// per return, judged by the last call of the acquire before it (a retry
+// that calls again answers with its own outcome); a function not named
+// as an acquire (a job that skips its run when the lock is busy) is left
+// alone.
 // A branch that tests the error for the client's nil reply
 // (errors.Is(err, redis.Nil) after SetArgs with NX or Do of SET NX) is
 // the refusal, not a Redis error, and is not followed (a leader's
@@ -120,7 +122,8 @@
 // acquire when a failure branch only logs and returns: it cannot tell its
 // callers, who go on as if they held the lock. Not when it gives the lock
 // back itself (a job running its own section), keeps its outcome in a
-// bool field (an election tick setting isLeader), or when the branch sets
+// status field (an election tick setting isLeader: a bool, or an atomic
+// Bool, Int32 or Uint32 flag, atomic.StoreInt32(&e.isLeader, 1)), or when the branch sets
 // something, sends, closes, calls a func value or ends the program.
 //
 // An acquire function (a bool result, named as taking a lock) whose lock

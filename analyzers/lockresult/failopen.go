@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -190,45 +191,46 @@ func (r *runner) failOpenByError(fd *ast.FuncDecl) {
 // result is an error, a call of this package's error-answering acquire
 // (refusesWithError: TryLock(ctx) error) whose failure reaches a nil
 // return: if err := l.TryLock(ctx); err != nil { return nil } answers
-// "held" exactly when the lock was not taken. Each such return is
-// reported once, at the last call before it (a retry loop calls again).
+// "held" exactly when the lock was not taken. A path that meets another
+// call of the same acquire on the way (a retry loop calling again) is
+// that call's, so a return is judged only by the last call before it.
 func (r *runner) failOpenThroughWrapper(fd *ast.FuncDecl) {
 	info := r.pass.TypesInfo
-	byRet := map[*ast.ReturnStmt]*ast.CallExpr{}
+	calls := map[*types.Func][]*ast.CallExpr{}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		if _, lit := n.(*ast.FuncLit); lit {
 			return false
 		}
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		fn, _ := typeutil.Callee(info, call).(*types.Func)
-		if fn == nil || fn.Pkg() != r.pass.Pkg || !r.refusesWithError(fn) {
-			return true
-		}
-		rets, found := section.AcquireFailureReturns(info, r.exits.MayReturn, fd, call)
-		if !found {
-			return true
-		}
-		for _, ret := range rets {
-			if len(ret.Results) != 1 || errorReturned(info, fn.Type().(*types.Signature).Results(), ret) {
-				continue
-			}
-			if prev := byRet[ret]; prev == nil || call.Pos() < ret.Pos() && (prev.Pos() > ret.Pos() || prev.Pos() < call.Pos()) {
-				byRet[ret] = call
+		if call, ok := n.(*ast.CallExpr); ok {
+			if fn, _ := typeutil.Callee(info, call).(*types.Func); fn != nil && fn.Pkg() == r.pass.Pkg && r.refusesWithError(fn) {
+				calls[fn] = append(calls[fn], call)
 			}
 		}
 		return true
 	})
-	for ret, call := range byRet {
-		r.pass.Report(analysis.Diagnostic{
-			Pos: call.Pos(), End: call.End(),
-			Message: fmt.Sprintf("when %s fails (the lock is held elsewhere, Redis unreachable), %s returns a nil error, its answer for a lock it holds: "+
-				"its callers run the critical section without the lock, while another holder may be inside; return the error",
-				types.ExprString(call.Fun), fd.Name.Name),
-			Related: []analysis.RelatedInformation{{Pos: ret.Pos(), End: ret.End(), Message: "nil error returned after the acquire failed"}},
-		})
+	reported := map[*ast.ReturnStmt]bool{}
+	for fn, cs := range calls {
+		results := fn.Type().(*types.Signature).Results()
+		for _, call := range cs {
+			rets, found := section.AcquireFailureReturns(info, r.exits.MayReturn, fd, call)
+			if !found {
+				continue
+			}
+			for _, ret := range rets {
+				if reported[ret] || len(ret.Results) != 1 || errorReturned(info, results, ret) ||
+					slices.ContainsFunc(cs, func(c *ast.CallExpr) bool { return call.Pos() < c.Pos() && c.Pos() < ret.Pos() }) {
+					continue
+				}
+				reported[ret] = true
+				r.pass.Report(analysis.Diagnostic{
+					Pos: call.Pos(), End: call.End(),
+					Message: fmt.Sprintf("when %s fails (the lock is held elsewhere, Redis unreachable), %s returns a nil error, its answer for a lock it holds: "+
+						"its callers run the critical section without the lock, while another holder may be inside; return the error",
+						types.ExprString(call.Fun), fd.Name.Name),
+					Related: []analysis.RelatedInformation{{Pos: ret.Pos(), End: ret.End(), Message: "nil error returned after the acquire failed"}},
+				})
+			}
+		}
 	}
 }
 

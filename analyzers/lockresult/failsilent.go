@@ -110,28 +110,39 @@ func releasesItself(info *types.Info, fd *ast.FuncDecl) bool {
 	return found
 }
 
-// keepsStatus reports whether fd sets a bool field anywhere (isLeader =
-// true, isLeader.Store(true) on an atomic.Bool): the object holds the
-// outcome, and its callers read it there.
+// keepsStatus reports whether fd sets a status field anywhere: a bool
+// field (isLeader = true), an atomic flag (isLeader.Store(true) on an
+// atomic.Bool, Int32 or Uint32; atomic.StoreInt32(&le.isLeader, 1)).
+// The object holds the outcome, and its callers read it there.
 func keepsStatus(info *types.Info, fd *ast.FuncDecl) bool {
-	boolField := func(e ast.Expr) bool {
-		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
-		if !ok {
-			return false
+	field := func(e ast.Expr) *types.Var {
+		if sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok {
+			if v, ok := info.Uses[sel.Sel].(*types.Var); ok && v.IsField() {
+				return v
+			}
 		}
-		v, ok := info.Uses[sel.Sel].(*types.Var)
-		return ok && v.IsField() && (isBoolType(v.Type()) || isAtomicBool(v.Type()))
+		return nil
 	}
 	found := false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
-				found = found || boolField(l) && !isAtomicBool(info.TypeOf(l))
+				if v := field(l); v != nil && isBoolType(v.Type()) {
+					found = true
+				}
 			}
 		case *ast.CallExpr:
 			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Store" {
-				found = found || boolField(sel.X) && isAtomicBool(info.TypeOf(sel.X))
+				if v := field(sel.X); v != nil && isAtomicFlag(v.Type()) {
+					found = true
+				}
+			}
+			fn, _ := typeutil.Callee(info, n).(*types.Func)
+			if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && (fn.Name() == "StoreInt32" || fn.Name() == "StoreUint32") && len(n.Args) == 2 {
+				if addr, ok := ast.Unparen(n.Args[0]).(*ast.UnaryExpr); ok && addr.Op == token.AND && field(addr.X) != nil {
+					found = true
+				}
 			}
 		}
 		return !found
@@ -139,10 +150,17 @@ func keepsStatus(info *types.Info, fd *ast.FuncDecl) bool {
 	return found
 }
 
-// isAtomicBool reports whether t is sync/atomic's Bool.
-func isAtomicBool(t types.Type) bool {
+// isAtomicFlag reports whether t is sync/atomic's Bool, Int32 or Uint32.
+func isAtomicFlag(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync/atomic" && n.Obj().Name() == "Bool"
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sync/atomic" {
+		return false
+	}
+	switch n.Obj().Name() {
+	case "Bool", "Int32", "Uint32":
+		return true
+	}
+	return false
 }
 
 // onlyLogs reports whether the block that ends in ret (the failure

@@ -94,3 +94,31 @@ func (l *spinLock) LockQuiet(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Near miss: the retry's own success returns nil; the first call's
+// failure only leads to it through the retry.
+func (l *spinLock) LockRetry(ctx context.Context) error {
+	err := l.TryLock(ctx)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, errLockFailed) {
+		return err
+	}
+	t := time.NewTicker(l.every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			err := l.TryLock(ctx)
+			if err == nil {
+				return nil
+			}
+			if !errors.Is(err, errLockFailed) {
+				return err
+			}
+		}
+	}
+}
