@@ -107,7 +107,11 @@
 //     at runJob's UPDATE); when such a helper writes through another
 //     package (a repository method, also inside the callback it passes
 //     to a transaction wrapper), the report is at that call. The section's own writes are reported before a
-//     helper's. A fence passed to the parameter that reaches the
+//     helper's, and a write to a store of record (a database, a file)
+//     before a Redis write: an id taken from a Redis pool or counter
+//     and then inserted is reported at the insert, where the fence would
+//     be checked. One report per section; the other writes are related
+//     information. A fence passed to the parameter that reaches the
 //     write fences it. SQL wrappers that
 //     take the statement as a parameter (exec(ctx, q, args...)) are read
 //     at the call that passes the text. The callback passed to safelock's

@@ -243,8 +243,23 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 		return
 	}
 	// The section's own writes come first: they are the clearest
-	// evidence; writes in helpers follow as related information.
-	sort.SliceStable(unfenced, func(i, j int) bool { return !viaHelper[unfenced[i]] && viaHelper[unfenced[j]] })
+	// evidence; writes in helpers follow as related information. Among
+	// them, a write to a store of record (a database, a file) comes before
+	// a Redis write: that is where a fence is checked (UPDATE ... AND
+	// fence < ?), and where a late write does lasting harm; a section that
+	// takes an id from a Redis pool and then inserts the row is reported
+	// at the insert.
+	rank := func(w *stores.Write) int {
+		r := 0
+		if viaHelper[w] {
+			r += 2
+		}
+		if w.Kind == stores.Redis {
+			r++
+		}
+		return r
+	}
+	sort.SliceStable(unfenced, func(i, j int) bool { return rank(unfenced[i]) < rank(unfenced[j]) })
 	w := unfenced[0]
 	at, what := ast.Node(w.Call), w.What
 	related := []analysis.RelatedInformation{{Pos: lk.Acquire.Pos(), End: lk.Acquire.End(), Message: "lock acquired here"}}

@@ -84,8 +84,8 @@ func otherKeyAndFile(ctx context.Context, id, token string) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	defer rdb.Del(ctx, "lock:report")
-	rdb.Set(ctx, "report:"+id, "done", 0) // want `Redis SET under lock "lock:report" \(SET NX\) carries no fencing token`
-	os.WriteFile("/tmp/report-"+id, nil, 0o644)
+	rdb.Set(ctx, "report:"+id, "done", 0)
+	os.WriteFile("/tmp/report-"+id, nil, 0o644) // want `os.WriteFile under lock "lock:report" \(SET NX\) carries no fencing token`
 }
 
 // A fence made by a separate INCR after the acquire.
@@ -104,14 +104,24 @@ func incrFence(ctx context.Context, id, token string) error {
 	return err
 }
 
-// An INCR that allocates an id is a write, not a fence.
+// An INCR that allocates an id is a write, not a fence; the insert it
+// feeds is where a fence would be checked.
 func incrID(ctx context.Context, token string) {
 	if ok, _ := rdb.SetNX(ctx, "lock:ids", token, 10*time.Second).Result(); !ok {
 		return
 	}
 	defer rdb.Del(ctx, "lock:ids")
-	id := rdb.Incr(ctx, "ids:order").Val() // want `Redis INCR under lock "lock:ids" \(SET NX\) carries no fencing token`
-	db.Exec("INSERT INTO orders (id) VALUES (?)", id)
+	id := rdb.Incr(ctx, "ids:order").Val()
+	db.Exec("INSERT INTO orders (id) VALUES (?)", id) // want `database/sql DB.Exec under lock "lock:ids" \(SET NX\) carries no fencing token`
+}
+
+// An INCR alone is the protected write.
+func incrOnly(ctx context.Context, token string) {
+	if ok, _ := rdb.SetNX(ctx, "lock:seq", token, 10*time.Second).Result(); !ok {
+		return
+	}
+	defer rdb.Del(ctx, "lock:seq")
+	rdb.Incr(ctx, "seq:order") // want `Redis INCR under lock "lock:seq" \(SET NX\) carries no fencing token`
 }
 
 // Renewing the lock itself is not a protected write.
@@ -325,3 +335,20 @@ func sweepOne(ctx context.Context, what string) error {
 }
 
 func sweepManually(ctx context.Context) error { return sweepOne(ctx, "manual") }
+
+// A new account takes a short id from a Redis pool and is inserted with
+// it: reported at the insert, where the fence would be checked.
+func createAccount(ctx context.Context, device, token string) error {
+	key := "lock:login:" + device
+	ok, err := rdb.SetNX(ctx, key, token, 8*time.Second).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer rdb.Del(ctx, key)
+	id, err := rdb.SPop(ctx, "shortid:pool").Result()
+	if err != nil {
+		return err
+	}
+	_, err = db.ExecContext(ctx, "INSERT INTO accounts (device, short_id) VALUES (?, ?)", device, id) // want `database/sql DB.ExecContext under lock key \(SET NX\) carries no fencing token`
+	return err
+}
