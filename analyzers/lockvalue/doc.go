@@ -87,6 +87,13 @@
 // A helper that takes the key from its caller and stores a weak value of
 // its own (Lock(key) setting "locked") is reported where it is called,
 // when that caller releases or renews the lock.
+// A lock package whose exported constructor or option keeps a parameter
+// as the value its locks store (NewLocker(key, value, ttl, rdb), a
+// WithHolder(holder) option) gets a fact, and a weak value passed there
+// from another package (lock.NewLocker(key, "lockValue", 2, rdb), a
+// constant holder wired in by dependency injection) is reported at that
+// argument. Not when the lock sets the field afresh where it acquires
+// (a token per Lock call), nor for a marker that is never released.
 // Formatting (fmt.Sprintf, strconv, hex, base64, concatenation) keeps the
 // sources of its parts: hostname + PID + a timestamp in seconds is still
 // reported.

@@ -30,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Requires:         []*analysis.Analyzer{lifecycle.Analyzer},
 	Run:              run,
 	RunDespiteErrors: true,
-	FactTypes:        []analysis.Fact{new(weakFact)},
+	FactTypes:        []analysis.Fact{new(weakFact), new(valueParamFact)},
 }
 
 // weakFact marks a function some of whose results are built only from
@@ -69,9 +69,13 @@ func run(pass *analysis.Pass) (any, error) {
 	lifecycle.SilenceTests(pass)
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	if len(res.Ops) == 0 && (!importsWeakSource(pass.Pkg) || standard(pass)) {
-		return nil, nil // no Redis here, and no token helper worth a fact
+		// No Redis here, and no token helper worth a fact; but a lock
+		// value may be handed to another package's locks.
+		reportValueArgs(pass, res, nil)
+		return nil, nil
 	}
 	t := newTracer(pass, res)
+	valueParams := map[*types.Func]*valueParamFact{}
 	helpers := helperAcquires(pass, t, res)
 	reported := map[*lifecycle.Op]bool{}
 	var viaHelper []*lifecycle.Op
@@ -120,6 +124,7 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			seen[v] = true
+			t.valueParams(acq, v, valueParams)
 			c := ctx{fd: acq.In.Decl, key: acq.Key.Exact}
 			c.keyFields, c.keyRecv = t.keyMethod(acq.KeyExpr)
 			if acq.KeyExpr != nil {
@@ -199,6 +204,8 @@ func run(pass *analysis.Pass) (any, error) {
 		reportHelper(pass, helpers, reported, acq)
 	}
 	exportFacts(pass, t, helpers, reported)
+	exportValueParams(pass, valueParams)
+	reportValueArgs(pass, res, t)
 	return nil, nil
 }
 

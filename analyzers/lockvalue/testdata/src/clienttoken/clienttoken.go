@@ -22,7 +22,7 @@ type Locks struct {
 
 type Option func(*Locks)
 
-func WithOwner(owner string) Option { return func(l *Locks) { l.owner = owner } }
+func WithOwner(owner string) Option { return func(l *Locks) { l.owner = owner } } // want WithOwner:`lock value from parameters \[0\]`
 
 func NewLocks(rdb *redis.Client, opts ...Option) *Locks {
 	l := &Locks{rdb: rdb, owner: uuid.NewString(), ttl: 30 * time.Second} // want `field owner holds one lock token per Locks, made here, and TryLock stores it for whatever key its caller passes`
@@ -99,7 +99,7 @@ type Scoped struct {
 	token string
 }
 
-func NewScoped(rdb *redis.Client, token string) *Scoped { return &Scoped{rdb: rdb, token: token} }
+func NewScoped(rdb *redis.Client, token string) *Scoped { return &Scoped{rdb: rdb, token: token} } // want NewScoped:`lock value from parameters \[1\]`
 
 func (s *Scoped) TryLock(ctx context.Context, name string) (bool, error) {
 	return s.rdb.SetNX(ctx, "scoped:"+name, s.token, time.Minute).Result()

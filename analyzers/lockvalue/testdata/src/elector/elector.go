@@ -22,7 +22,7 @@ type Elector struct {
 	id  string
 }
 
-func NewElector(rdb *redis.Client, key, id string) *Elector {
+func NewElector(rdb *redis.Client, key, id string) *Elector { // want NewElector:`lock value from parameters \[2\]`
 	return &Elector{rdb: rdb, key: key, id: id}
 }
 
@@ -96,7 +96,7 @@ type Passed struct {
 	id  string
 }
 
-func NewPassed(rdb *redis.Client, id string) *Passed { return &Passed{rdb: rdb, id: id} }
+func NewPassed(rdb *redis.Client, id string) *Passed { return &Passed{rdb: rdb, id: id} } // want NewPassed:`lock value from parameters \[1\]`
 
 func (p *Passed) Lock(ctx context.Context) (bool, error) {
 	return p.rdb.SetNX(ctx, "passed:lock", p.id, time.Minute).Result()

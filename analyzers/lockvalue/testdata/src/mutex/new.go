@@ -41,7 +41,7 @@ type Owner struct {
 	owner string
 }
 
-func NewOwner(rdb *redis.Client, key string) *Owner {
+func NewOwner(rdb *redis.Client, key string) *Owner { // want NewOwner:`lock value from parameters \[1\]`
 	return &Owner{rdb: rdb, key: key, owner: key} // want `lock o.key stores the lock key itself as its value`
 }
 
@@ -52,7 +52,7 @@ type Safe struct {
 	token string
 }
 
-func NewSafe(rdb *redis.Client, key, token string) *Safe {
+func NewSafe(rdb *redis.Client, key, token string) *Safe { // want NewSafe:`lock value from parameters \[2\]`
 	return &Safe{rdb: rdb, key: key, token: token}
 }
 

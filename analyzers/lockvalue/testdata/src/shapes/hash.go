@@ -49,7 +49,7 @@ type Seeded struct {
 	owner string
 }
 
-func NewSeeded(name, owner string) *Seeded { return &Seeded{name: name, owner: owner} }
+func NewSeeded(name, owner string) *Seeded { return &Seeded{name: name, owner: owner} } // want NewSeeded:`lock value from parameters \[1\]`
 
 func (r *Seeded) Lock(ctx context.Context) bool {
 	n, _ := reentrant.Run(ctx, rdb, []string{r.name}, (30 * time.Second).Milliseconds(), r.owner).Int()

@@ -1,0 +1,70 @@
+// Package ownerlock is a project's lock package whose constructors take
+// the lock value from their callers.
+package ownerlock
+
+import (
+	"context"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var release = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
+
+// Locker stores the holder its constructor was given.
+type Locker struct {
+	rdb    redis.Cmdable
+	holder string
+}
+
+func NewLocker(rdb redis.Cmdable, holder string) *Locker { // want NewLocker:`lock value from parameters \[1\]`
+	return &Locker{rdb: rdb, holder: holder}
+}
+
+// WithHolder sets the holder too.
+func (l *Locker) WithHolder(holder string) *Locker { // want WithHolder:`lock value from parameters \[0\]`
+	l.holder = holder
+	return l
+}
+
+func (l *Locker) Lock(ctx context.Context, key string, ttl time.Duration) (bool, error) {
+	return l.rdb.SetNX(ctx, key, l.holder, ttl).Result()
+}
+
+func (l *Locker) Unlock(ctx context.Context, key string) error {
+	return release.Run(ctx, l.rdb, []string{key}, l.holder).Err()
+}
+
+// Mutex takes its name from the caller but makes a token for every
+// acquisition: the name is only the key.
+type Mutex struct {
+	rdb   redis.Cmdable
+	name  string
+	token string
+}
+
+func NewMutex(rdb redis.Cmdable, name string) *Mutex { return &Mutex{rdb: rdb, name: name} }
+
+func (m *Mutex) Lock(ctx context.Context) (bool, error) {
+	m.token = newToken()
+	return m.rdb.SetNX(ctx, "lock:"+m.name, m.token, time.Minute).Result()
+}
+
+func (m *Mutex) Unlock(ctx context.Context) error {
+	return release.Run(ctx, m.rdb, []string{"lock:" + m.name}, m.token).Err()
+}
+
+func newToken() string { return randomString() }
+
+// Marker keeps a value it never releases: a deduplication marker, not a
+// lock, so its value does not matter.
+type Marker struct {
+	rdb   redis.Cmdable
+	value string
+}
+
+func NewMarker(rdb redis.Cmdable, value string) *Marker { return &Marker{rdb: rdb, value: value} }
+
+func (m *Marker) Mark(ctx context.Context, id string) (bool, error) {
+	return m.rdb.SetNX(ctx, "seen:"+id, m.value, time.Hour).Result()
+}

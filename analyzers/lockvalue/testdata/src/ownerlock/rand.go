@@ -1,0 +1,5 @@
+package ownerlock
+
+import "github.com/google/uuid"
+
+func randomString() string { return uuid.NewString() }

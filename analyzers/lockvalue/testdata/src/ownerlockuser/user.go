@@ -1,0 +1,57 @@
+// Package ownerlockuser builds its locks with ownerlock's constructors.
+package ownerlockuser
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/redis/go-redis/v9"
+
+	"ownerlock"
+)
+
+const holderName = "lockValue"
+
+func constantHolder(rdb redis.Cmdable) *ownerlock.Locker {
+	return ownerlock.NewLocker(rdb, holderName) // want `the constant "lockValue" is passed to ownerlock.NewLocker, which keeps it in holder as the value of lock`
+}
+
+func literalHolder(rdb redis.Cmdable) *ownerlock.Locker {
+	return ownerlock.NewLocker(rdb, "observability") // want `the constant "observability" is passed`
+}
+
+func hostHolder(rdb redis.Cmdable) *ownerlock.Locker {
+	host, _ := os.Hostname()
+	return ownerlock.NewLocker(rdb, host) // want `the hostname is passed to ownerlock.NewLocker`
+}
+
+func optionHolder(rdb redis.Cmdable, l *ownerlock.Locker) *ownerlock.Locker {
+	return l.WithHolder("same") // want `the constant "same" is passed to ownerlock.Locker.WithHolder`
+}
+
+// Near misses: a random holder, one the caller was given, a name that is
+// only the key, a marker's value.
+
+func randomHolder(rdb redis.Cmdable) *ownerlock.Locker {
+	return ownerlock.NewLocker(rdb, uuid.NewString())
+}
+
+func givenHolder(rdb redis.Cmdable, holder string) *ownerlock.Locker {
+	return ownerlock.NewLocker(rdb, holder)
+}
+
+func namedMutex(ctx context.Context, rdb redis.Cmdable) error {
+	m := ownerlock.NewMutex(rdb, "orders")
+	if ok, err := m.Lock(ctx); err != nil || !ok {
+		return err
+	}
+	defer m.Unlock(ctx)
+	time.Sleep(time.Millisecond)
+	return nil
+}
+
+func marker(rdb redis.Cmdable) *ownerlock.Marker {
+	return ownerlock.NewMarker(rdb, "1")
+}
