@@ -68,3 +68,21 @@ func NewMarker(rdb redis.Cmdable, value string) *Marker { return &Marker{rdb: rd
 func (m *Marker) Mark(ctx context.Context, id string) (bool, error) {
 	return m.rdb.SetNX(ctx, "seen:"+id, m.value, time.Hour).Result()
 }
+
+// Fresh is given a value by its constructor, but Lock replaces it with a
+// token of its own before it acquires.
+type Fresh struct {
+	rdb   redis.Cmdable
+	value string
+}
+
+func NewFresh(rdb redis.Cmdable, value string) *Fresh { return &Fresh{rdb: rdb, value: value} }
+
+func (f *Fresh) Lock(ctx context.Context, key string) (bool, error) {
+	f.value = newToken()
+	return f.rdb.SetNX(ctx, key, f.value, time.Minute).Result()
+}
+
+func (f *Fresh) Unlock(ctx context.Context, key string) error {
+	return release.Run(ctx, f.rdb, []string{key}, f.value).Err()
+}

@@ -55,3 +55,7 @@ func namedMutex(ctx context.Context, rdb redis.Cmdable) error {
 func marker(rdb redis.Cmdable) *ownerlock.Marker {
 	return ownerlock.NewMarker(rdb, "1")
 }
+
+func fresh(rdb redis.Cmdable) *ownerlock.Fresh {
+	return ownerlock.NewFresh(rdb, "initial")
+}
