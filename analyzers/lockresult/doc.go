@@ -26,6 +26,12 @@
 //     control-flow graph (if, else, switch on ok or err, errors.Is, nil
 //     checks on the reply or lock); a path that comes back to the acquire
 //     (a retry loop's continue) tries again and runs nothing yet;
+//   - an error branch that counts the failure as a grant: if err != nil {
+//     ok = true } (a lock "only as insurance: if Redis is down, do not
+//     block the business") followed by a test of ok that lets the caller
+//     in; while Redis is down every caller holds the "lock" at once.
+//     Reported at the acquire. Not when the branch returns (the error
+//     goes up), nor when it sets a flag of its own;
 //   - an error branch that runs the work itself: if err != nil {
 //     log.Print(err); next.ServeHTTP(w, r); return } where the code after
 //     the if runs the same work once the lock is held. The work is what
@@ -53,7 +59,10 @@
 //     (return l.rdb.SetNX(...).Result(), return l.locker.TryAcquire(...))
 //     gets a fact, and its callers, in any package, are checked as if they
 //     called the acquire; so does one that returns the bool through
-//     variables (res, err := ...Result() ... return res, nil). A wrapper
+//     variables (res, err := ...Result() ... return res, nil), also
+//     when the command is kept first (cmd := rdb.SetNX(...); res, err :=
+//     cmd.Result(): a command variable used once is read where it is
+//     used). A wrapper
 //     that returns only SetNX's Err() loses the bool and is reported
 //     itself. A method of an interface that one type of its package
 //     implements (a cache with Lock and Unlock) carries its

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -485,6 +486,16 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 		if cond.End() <= a.call.Pos() {
 			continue // a retry loop's condition before the acquire
 		}
+		if set := r.grantsOnError(b, edge, tested, out); set != nil {
+			falls = append(falls, analysis.Diagnostic{
+				Pos: a.call.Pos(), End: a.call.End(),
+				Message: fmt.Sprintf("when %s fails with an error (%s), %s: the code that tests it runs the critical section without the lock, "+
+					"and while Redis is down every caller does at once; treat the error as a refusal (or return it)%s",
+					what, fixes.Source(r.pass, cond), fixes.Source(r.pass, set), useInstead(a)),
+				Related: []analysis.RelatedInformation{{Pos: set.Pos(), End: set.End(), Message: "the failure counted as acquired"}},
+			})
+			continue
+		}
 		join := r.fallThroughJoin(g, f, b.Succs[edge])
 		if ret := r.answersHeld(fd, f, b.Succs[edge], join); ret != nil {
 			falls = append(falls, analysis.Diagnostic{
@@ -754,4 +765,43 @@ func onlyLogged(info *types.Info, body ast.Node, v *types.Var) bool {
 func isLogCall(info *types.Info, call *ast.CallExpr) bool {
 	f := &flow{info: info}
 	return f.trivial(call)
+}
+
+// grantsOnError returns the assignment in the error branch of the
+// condition block b (taken along edge) that sets the acquire's bool
+// outcome to true — if err != nil { ok = true } — when the branch goes on
+// instead of returning: the failure is counted as a grant, and the code
+// that tests ok next runs the section without the lock.
+func (r *runner) grantsOnError(b *cfg.Block, edge int, tested failed, out outcome) *ast.AssignStmt {
+	if tested != failErr || out.ok.v == nil {
+		return nil
+	}
+	_, body := failBranch(b, edge)
+	if body == nil {
+		return nil
+	}
+	var set *ast.AssignStmt
+	leaves := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			leaves = true
+		case *ast.AssignStmt:
+			if len(n.Lhs) != 1 || len(n.Rhs) != 1 || n.Tok != token.ASSIGN {
+				break
+			}
+			id, ok := ast.Unparen(n.Lhs[0]).(*ast.Ident)
+			tv := r.pass.TypesInfo.Types[n.Rhs[0]]
+			if ok && r.pass.TypesInfo.Uses[id] == out.ok.v && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value) {
+				set = n
+			}
+		}
+		return true
+	})
+	if leaves {
+		return nil
+	}
+	return set
 }

@@ -102,7 +102,19 @@ func outcomeOf(info *types.Info, file *ast.File, fd *ast.FuncDecl, a *acquire) o
 			if as, ok := parent().(*ast.AssignStmt); ok && len(as.Lhs) == 1 && isBlank(as.Lhs[0]) {
 				return outcome{verdict: discarded, stmt: as}
 			}
-			return cmdVariable(info, file, a, parent())
+			use := soleUse(info, fd, parent())
+			if use == nil {
+				return cmdVariable(info, file, a, parent())
+			}
+			// cmd := rdb.SetNX(...); ok, err := cmd.Result(): judged where
+			// the command's only use reads it, as if read at the call.
+			path, _ = astutil.PathEnclosingInterval(file, use.Pos(), use.End())
+			for i = 0; i < len(path) && path[i] != ast.Node(use); i++ {
+			}
+			skipParens()
+			if sel, ok = parent().(*ast.SelectorExpr); !ok {
+				return outcome{}
+			}
 		}
 		if i+2 >= len(path) {
 			return outcome{}
@@ -290,6 +302,53 @@ func cmdVariable(info *types.Info, file *ast.File, a *acquire, p ast.Node) outco
 		return outcome{}
 	}
 	return outcome{verdict: errOnly, stmt: as}
+}
+
+// soleUse returns the only use in fd of the variable that p, an
+// assignment of one command (cmd := rdb.SetNX(...)), declares or sets,
+// when the variable is a local used nowhere else (not in a function
+// literal either); nil otherwise.
+func soleUse(info *types.Info, fd *ast.FuncDecl, p ast.Node) *ast.Ident {
+	as, ok := p.(*ast.AssignStmt)
+	if !ok || fd == nil || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return nil
+	}
+	id, ok := as.Lhs[0].(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := info.ObjectOf(id).(*types.Var)
+	if v == nil || v.Pos() < fd.Pos() || v.Pos() >= fd.End() {
+		return nil
+	}
+	var uses []*ast.Ident
+	lit := 0 // uses inside function literals
+	var walk func(n ast.Node, inLit bool)
+	walk = func(n ast.Node, inLit bool) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				walk(x.Body, true)
+				return false
+			case *ast.Ident:
+				if info.Uses[x] == v {
+					uses = append(uses, x)
+					if inLit {
+						lit++
+					}
+				}
+			}
+			return true
+		})
+	}
+	walk(fd.Body, false)
+	if lit > 0 {
+		return nil
+	}
+	if len(uses) != 1 {
+		return nil
+	}
+	return uses[0]
 }
 
 func isBlank(e ast.Expr) bool {

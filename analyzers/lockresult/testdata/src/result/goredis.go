@@ -75,7 +75,7 @@ func (l nxLock) tryDropped(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
-func (l nxLock) try(ctx context.Context) (bool, error) {
+func (l nxLock) try(ctx context.Context) (bool, error) { // want try:"returns the outcome of SetNX at goredis.go:79"
 	cmd := rdb.SetNX(ctx, l.key, 1, time.Minute)
 	ok, err := cmd.Result()
 	if err != nil {
