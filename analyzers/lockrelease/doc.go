@@ -47,7 +47,9 @@
 // no lock word near them,
 // and either a record's name or an outcome nobody reads; claims that the
 // function taking them keeps when its work succeeds and deletes only on
-// its failure branches, whatever their names), and _test.go
+// its failure branches, whatever their names, unless that function hands
+// the value it stored to its caller, in a struct or as a result: a token
+// kept to release the lock later is a lock's), and _test.go
 // files, which delete lock keys on purpose to set up cases.
 //
 // # Why it matters

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -25,7 +26,8 @@ import (
 // failure gives it back on both paths; a release (Unlock, ClearSlot, a
 // compare-and-delete) elsewhere makes it a lock's. A handler that clears
 // the flag once the work it marks has ended (a payment callback, on its
-// main path) is neither.
+// main path) is neither. A function that hands the value it stored to its
+// caller (handsOverToken) keeps a lock for a later release, not a claim.
 func (l *Lock) rolledBack(pass *analysis.Pass) bool {
 	// A call of a helper that both takes and deletes the key (the
 	// scheduler's loop calling its tick) leaves the decision to the
@@ -47,7 +49,7 @@ func (l *Lock) rolledBack(pass *analysis.Pass) bool {
 		if inside[a.Call] || a.Via != nil && a.In.InGo {
 			continue // go s.run(): the goroutine takes the key, not this function
 		}
-		if a.In.Decl == nil || a.In.Lit != nil || a.In.InGo || a.In.InDefer {
+		if a.In.Decl == nil || a.In.Lit != nil || a.In.InGo || a.In.InDefer || handsOverToken(pass, a) {
 			return false
 		}
 		if at, ok := owners[a.In.Decl]; !ok || a.Pos() < at {
@@ -361,4 +363,45 @@ func terminates(s ast.Stmt) bool {
 		}
 	}
 	return false
+}
+
+// handsOverToken reports whether the function that takes the key with a
+// hands the value it stored to its caller, in a struct it builds
+// (LockValue: token) or as a result: the token is kept to release the
+// lock later, elsewhere, which a claim that is only rolled back never
+// needs.
+func handsOverToken(pass *analysis.Pass, a *Op) bool {
+	id, ok := ast.Unparen(a.Value).(*ast.Ident)
+	if !ok || a.In.Decl == nil || a.In.Decl.Body == nil {
+		return false
+	}
+	v, _ := pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil || v.Parent() == v.Pkg().Scope() {
+		return false
+	}
+	is := func(e ast.Expr) bool {
+		x, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && pass.TypesInfo.Uses[x] == v
+	}
+	found := false
+	ast.Inspect(a.In.Decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = found || slices.ContainsFunc(n.Results, is)
+		case *ast.CompositeLit:
+			if t := pass.TypesInfo.TypeOf(n); t != nil {
+				if _, isStruct := t.Underlying().(*types.Struct); isStruct {
+					for _, elt := range n.Elts {
+						if kv, ok := elt.(*ast.KeyValueExpr); ok && is(kv.Value) {
+							found = true
+						}
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -372,3 +372,39 @@ func RunPending(ctx context.Context, jobs []string) {
 		rdb.Del(ctx, key) // want `lock key is deleted with DEL without checking that this holder still owns it`
 	}
 }
+
+// Near miss: a lock whose token the taking function hands to its caller
+// with the key (the flash sale checks stock under it, the purchase
+// releases it later). Its only delete here is on the sold-out branch, but
+// a claim never keeps its token for later: this is a lock, and its DELs
+// check no owner.
+type Ticket struct{ LockKey, LockValue string }
+
+func Reserve(ctx context.Context, stock int) (Ticket, error) {
+	key := "sale:product"
+	token := fmt.Sprint(time.Now().UnixNano())
+	ok, err := rdb.SetNX(ctx, key, token, 5*time.Second).Result()
+	if err != nil || !ok {
+		return Ticket{}, errBusy
+	}
+	if stock <= 0 {
+		rdb.Del(ctx, key) // want `lock key is deleted with DEL without checking that this holder still owns it`
+		return Ticket{}, errors.New("sold out")
+	}
+	return Ticket{LockKey: key, LockValue: token}, nil
+}
+
+// A claim with the same shape that keeps no token: its constant value
+// goes nowhere, so it stays a claim rolled back on failure.
+func ReserveSlot(ctx context.Context, stock int) (string, error) {
+	key := "sale:slot"
+	ok, err := rdb.SetNX(ctx, key, "1", 5*time.Second).Result()
+	if err != nil || !ok {
+		return "", errBusy
+	}
+	if stock <= 0 {
+		rdb.Del(ctx, key)
+		return "", errors.New("sold out")
+	}
+	return key, nil
+}
