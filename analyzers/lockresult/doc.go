@@ -130,7 +130,9 @@
 // LockKey(key) keeping the lock for a later Release) is reported at its
 // acquire when a failure branch only logs and returns: it cannot tell its
 // callers, who go on as if they held the lock. Not when it gives the lock
-// back itself (a job running its own section), keeps its outcome in a
+// back itself (a job running its own section: a Release, Unlock or DEL,
+// or the cancel func its library acquire returned, rueidislock's defer
+// cancel()), keeps its outcome in a
 // status field (an election tick setting isLeader: a bool, or an atomic
 // Bool, Int32 or Uint32 flag, atomic.StoreInt32(&e.isLeader, 1)), or when the branch sets
 // something, sends, closes, calls a func value or ends the program.

@@ -89,13 +89,38 @@ func acquireNamed(name string) bool {
 }
 
 // releasesItself reports whether fd gives a lock back (a Release, Unlock
-// or DEL call other than a Go mutex's): it runs its own critical section.
+// or DEL call other than a Go mutex's, or the cancel func a lock library's
+// acquire returned: rueidislock's ctx, cancel, err := WithContext(...);
+// defer cancel()): it runs its own critical section.
 func releasesItself(info *types.Info, fd *ast.FuncDecl) bool {
+	handles := map[types.Object]bool{} // func values a library acquire returned
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 {
+			return true
+		}
+		if call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr); ok && libAcquire(info, call) != nil {
+			for _, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					if v := info.ObjectOf(id); v != nil {
+						if _, fn := v.Type().Underlying().(*types.Signature); fn {
+							handles[v] = true
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
 	found := false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok || found {
 			return !found
+		}
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && handles[info.Uses[id]] {
+			found = true
+			return false
 		}
 		fn, _ := typeutil.Callee(info, call).(*types.Func)
 		if fn == nil || fn.Pkg() != nil && fn.Pkg().Path() == "sync" {

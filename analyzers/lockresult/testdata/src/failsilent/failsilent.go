@@ -11,6 +11,7 @@ import (
 
 	"github.com/bsm/redislock"
 	"github.com/redis/go-redis/v9"
+	"github.com/redis/rueidis/rueidislock"
 )
 
 var release = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`)
@@ -176,4 +177,30 @@ func (a *CountingAdapter) AcquireJob(ctx context.Context, key, token string) {
 
 func (a *CountingAdapter) ReleaseJob(ctx context.Context, key, token string) {
 	release.Run(ctx, a.rdb, []string{"job:lock:" + key}, token)
+}
+
+// Reporter runs its whole job under the lock, in the function that takes
+// it: rueidislock's cancel is its release. A failure that only logs ends
+// the job; no caller goes on.
+type Reporter struct{ locker rueidislock.Locker }
+
+func (r *Reporter) lockAndReport(ctx context.Context) {
+	lctx, cancel, err := r.locker.WithContext(ctx, "count")
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	defer cancel()
+	<-lctx.Done()
+}
+
+// Near miss: the cancel is kept for a later Release, so the caller goes
+// on as if it held the lock.
+func (r *Reporter) lockForLater(ctx context.Context, keep map[string]context.CancelFunc) {
+	_, cancel, err := r.locker.WithContext(ctx, "count") // want `lockForLater returns nothing, so when rueidislock Locker.WithContext fails`
+	if err != nil {
+		log.Print(err)
+		return
+	}
+	keep["count"] = cancel
 }
