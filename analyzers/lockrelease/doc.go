@@ -43,7 +43,8 @@
 // ... MULTI ... EXEC), GETDEL (consuming a one-time value), keys that are
 // never acquired with NX (cache invalidation, sessions, counters), NX keys
 // that are data rather than locks (idempotency and dedup records, markers
-// of pending work, seeds, cache fills nobody checks, Pause/Resume flags:
+// of pending work, seeds, cache fills nobody checks, Pause/Resume flags,
+// records whose value is an encoded object (json or msgpack Marshal):
 // no lock word near them,
 // and either a record's name or an outcome nobody reads; claims that the
 // function taking them keeps when its work succeeds and deletes only on

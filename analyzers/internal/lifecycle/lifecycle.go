@@ -1889,11 +1889,74 @@ func (l *Lock) isLockNow(pass *analysis.Pass) bool {
 		if !outcomeIgnored(pass, a, 0) && !commandWrapper(a.In.Decl) || l.releasedIn(pass, a) {
 			discarded = false // its outcome is read, or it is taken and released like a lock
 		}
-		if recordNamed(a) {
+		if recordNamed(a) || storesPayload(pass, a) {
 			return false
 		}
 	}
 	return !discarded
+}
+
+// storesPayload reports whether a stores an encoded object (the bytes of
+// json, msgpack, protobuf, gob or yaml Marshal, or their string): the NX
+// creates a record — an invite, a job, a cached response — that readers
+// decode, where a lock stores a token.
+func storesPayload(pass *analysis.Pass, a *Op) bool {
+	v := a.Value
+	if v == nil || a.In.Decl == nil {
+		return false
+	}
+	if conv, ok := ast.Unparen(v).(*ast.CallExpr); ok && len(conv.Args) == 1 {
+		if tv, ok := pass.TypesInfo.Types[conv.Fun]; ok && tv.IsType() {
+			v = conv.Args[0] // string(raw)
+		}
+	}
+	if call, ok := ast.Unparen(v).(*ast.CallExpr); ok {
+		return isMarshal(pass, call)
+	}
+	id, ok := ast.Unparen(v).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	obj := pass.TypesInfo.Uses[id]
+	if obj == nil {
+		return false
+	}
+	found, other := false, false
+	ast.Inspect(a.In.Decl.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			if lid, ok := l.(*ast.Ident); ok && pass.TypesInfo.ObjectOf(lid) == obj {
+				rhs := as.Rhs[min(i, len(as.Rhs)-1)]
+				if call, ok := ast.Unparen(rhs).(*ast.CallExpr); ok && isMarshal(pass, call) {
+					found = true
+				} else {
+					other = true
+				}
+			}
+		}
+		return true
+	})
+	return found && !other
+}
+
+// isMarshal reports whether call encodes an object: a Marshal function of
+// an encoding package (encoding/json, msgpack, protobuf, gob, yaml,
+// sonic, jsoniter).
+func isMarshal(pass *analysis.Pass, call *ast.CallExpr) bool {
+	fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || !strings.HasPrefix(fn.Name(), "Marshal") {
+		return false
+	}
+	path := fn.Pkg().Path()
+	for _, p := range []string{"encoding/", "msgpack", "protobuf", "yaml", "sonic", "jsoniter", "json"} {
+		if strings.Contains(path, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyPrinted is OnlyPrinted through helpers of this package.

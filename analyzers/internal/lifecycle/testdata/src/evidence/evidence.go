@@ -4,6 +4,7 @@ package evidence
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -261,3 +262,44 @@ func touchImport(ctx context.Context, id string) {
 func startImportProcessing(ctx context.Context, id string) { touchImport(ctx, id) }
 
 func clearImport(ctx context.Context, id string) { rdb.Del(ctx, "import:"+id) }
+
+type invite struct{ From, To string }
+
+// Data: an invite record created with NX (a duplicate pending invite is
+// refused) and deleted when answered: its value is the encoded invite
+// that readers decode, not a token.
+func sendInvite(ctx context.Context, inv invite) error {
+	raw, err := json.Marshal(inv)
+	if err != nil {
+		return err
+	}
+	ok, err := rdb.SetNX(ctx, "invite:"+inv.From+":"+inv.To, string(raw), 5*time.Minute).Result() // want `data`
+	if err != nil || !ok {
+		return errors.New("invite exists")
+	}
+	return nil
+}
+
+func answerInvite(ctx context.Context, inv invite) error {
+	return rdb.Del(ctx, "invite:"+inv.From+":"+inv.To).Err()
+}
+
+// Lock: the same shape with a token for a value.
+func sendReminder(ctx context.Context, inv invite, token string) error {
+	ok, err := rdb.SetNX(ctx, "remind:"+inv.From+":"+inv.To, token, 5*time.Minute).Result() // want `lock`
+	if err != nil || !ok {
+		return errors.New("busy")
+	}
+	return rdb.Del(ctx, "remind:"+inv.From+":"+inv.To).Err()
+}
+
+// Lock: a lock word in the key wins over an encoded value (lock info
+// kept as JSON).
+func lockWithInfo(ctx context.Context, id string, info invite) error {
+	raw, _ := json.Marshal(info)
+	ok, err := rdb.SetNX(ctx, "lock:doc:"+id, raw, time.Minute).Result() // want `lock`
+	if err != nil || !ok {
+		return errors.New("busy")
+	}
+	return rdb.Del(ctx, "lock:doc:"+id).Err()
+}
