@@ -29,11 +29,11 @@ func (f *valueParamFact) String() string {
 	return fmt.Sprintf("lock value from parameters %v (field %s of lock %s)", f.Params, f.Field, f.Lock)
 }
 
-// valueParams finds the exported functions that set, from a parameter,
-// the field a lock of this package stores as its value (lock is a lock:
-// released, renewed or checked; acq one of its acquires, v its value).
-// The field must be set only outside the functions that acquire: one
-// set afresh by the acquire (l.value = NewToken()) is not the caller's.
+// valueParams records in out the exported functions that set, from a
+// parameter, the field that acq (an acquire of a lock of this package:
+// released, renewed or checked) stores as its value v. The field must be
+// set only outside the functions that acquire: one set afresh by the
+// acquire (l.value = NewToken()) is not the caller's.
 func (t *tracer) valueParams(acq *lifecycle.Op, v ast.Expr, out map[*types.Func]*valueParamFact) {
 	sel, ok := ast.Unparen(v).(*ast.SelectorExpr)
 	if !ok {
@@ -92,8 +92,8 @@ func exportValueParams(pass *analysis.Pass, facts map[*types.Func]*valueParamFac
 // reportValueArgs reports weak values passed from this package to a
 // function of another that stores them as a lock's value:
 // lock.NewLocker(key, "lockValue", ttl, rdb). Each value is reported once,
-// where it is made.
-// The tracer is made on the first such call (t may be nil).
+// where it is made. t may be nil: the tracer is then made at the first
+// such call.
 func reportValueArgs(pass *analysis.Pass, res *lifecycle.Result, t *tracer) {
 	seen := map[ast.Node]bool{}
 	check := func(fd *ast.FuncDecl, call *ast.CallExpr) {
