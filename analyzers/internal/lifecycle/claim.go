@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -366,22 +365,44 @@ func terminates(s ast.Stmt) bool {
 }
 
 // handsOverToken reports whether the function that takes the key with a
-// hands the value it stored to its caller, in a struct it builds
-// (LockValue: token) or as a result: the token is kept to release the
-// lock later, elsewhere, which a claim that is only rolled back never
-// needs.
+// hands the key and the value it stored to its caller together, in a
+// struct it builds (Ticket{LockKey: key, LockValue: token}) or in one
+// return: the pair is kept to release the lock later, elsewhere, which a
+// claim that is only rolled back never needs. A value returned alone is
+// the record's data (the order number a request id maps to).
 func handsOverToken(pass *analysis.Pass, a *Op) bool {
-	id, ok := ast.Unparen(a.Value).(*ast.Ident)
-	if !ok || a.In.Decl == nil || a.In.Decl.Body == nil {
+	if a.In.Decl == nil || a.In.Decl.Body == nil {
 		return false
 	}
-	v, _ := pass.TypesInfo.Uses[id].(*types.Var)
-	if v == nil || v.Parent() == v.Pkg().Scope() {
+	local := func(e ast.Expr) *types.Var {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		v, _ := pass.TypesInfo.Uses[id].(*types.Var)
+		if v == nil || v.Parent() == v.Pkg().Scope() {
+			return nil
+		}
+		return v
+	}
+	key, value := local(a.KeyExpr), local(a.Value)
+	if key == nil || value == nil {
 		return false
 	}
-	is := func(e ast.Expr) bool {
-		x, ok := ast.Unparen(e).(*ast.Ident)
-		return ok && pass.TypesInfo.Uses[x] == v
+	both := func(es []ast.Expr) bool {
+		k, v := false, false
+		for _, e := range es {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				e = kv.Value
+			}
+			switch local(e) {
+			case key:
+				k = true
+			case value:
+				v = true
+			}
+		}
+		return k && v
 	}
 	found := false
 	ast.Inspect(a.In.Decl.Body, func(n ast.Node) bool {
@@ -389,15 +410,11 @@ func handsOverToken(pass *analysis.Pass, a *Op) bool {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
-			found = found || slices.ContainsFunc(n.Results, is)
+			found = found || both(n.Results)
 		case *ast.CompositeLit:
 			if t := pass.TypesInfo.TypeOf(n); t != nil {
-				if _, isStruct := t.Underlying().(*types.Struct); isStruct {
-					for _, elt := range n.Elts {
-						if kv, ok := elt.(*ast.KeyValueExpr); ok && is(kv.Value) {
-							found = true
-						}
-					}
+				if _, isStruct := t.Underlying().(*types.Struct); isStruct && both(n.Elts) {
+					found = true
 				}
 			}
 		}

@@ -408,3 +408,20 @@ func ReserveSlot(ctx context.Context, stock int) (string, error) {
 	}
 	return key, nil
 }
+
+// A request-id record that maps to a fresh order number: the number is
+// returned as the answer, not kept to release anything, and the record
+// is dropped only when creating the order failed.
+func RequestSlot(ctx context.Context, request string) (string, error) {
+	key := "req:" + request
+	orderNo := fmt.Sprint(time.Now().UnixNano())
+	ok, err := rdb.SetNX(ctx, key, orderNo, time.Hour).Result()
+	if err != nil || !ok {
+		return "", errBusy
+	}
+	if err := record(ctx, 1); err != nil {
+		rdb.Del(ctx, key)
+		return "", err
+	}
+	return orderNo, nil
+}
