@@ -64,7 +64,7 @@ func (t *tracer) valueParams(acq *lifecycle.Op, v ast.Expr, out map[*types.Func]
 		}
 		sig := fn.Type().(*types.Signature)
 		for i := range sig.Params().Len() {
-			if sig.Params().At(i) == p && !(sig.Variadic() && i == sig.Params().Len()-1) {
+			if sig.Params().At(i) == p && (!sig.Variadic() || i != sig.Params().Len()-1) {
 				sinks = append(sinks, sink{fn, i})
 			}
 		}
