@@ -109,7 +109,9 @@ func outcomeOf(info *types.Info, file *ast.File, fd *ast.FuncDecl, a *acquire) o
 			// cmd := rdb.SetNX(...); ok, err := cmd.Result(): judged where
 			// the command's only use reads it, as if read at the call.
 			path, _ = astutil.PathEnclosingInterval(file, use.Pos(), use.End())
-			for i = 0; i < len(path) && path[i] != ast.Node(use); i++ {
+			i = 0
+			for i < len(path) && path[i] != ast.Node(use) {
+				i++
 			}
 			skipParens()
 			if sel, ok = parent().(*ast.SelectorExpr); !ok {
@@ -322,31 +324,25 @@ func soleUse(info *types.Info, fd *ast.FuncDecl, p ast.Node) *ast.Ident {
 		return nil
 	}
 	var uses []*ast.Ident
-	lit := 0 // uses inside function literals
-	var walk func(n ast.Node, inLit bool)
-	walk = func(n ast.Node, inLit bool) {
-		ast.Inspect(n, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.FuncLit:
-				walk(x.Body, true)
-				return false
-			case *ast.Ident:
-				if info.Uses[x] == v {
-					uses = append(uses, x)
-					if inLit {
-						lit++
-					}
-				}
+	var lits []*ast.FuncLit
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			lits = append(lits, x)
+		case *ast.Ident:
+			if info.Uses[x] == v {
+				uses = append(uses, x)
 			}
-			return true
-		})
-	}
-	walk(fd.Body, false)
-	if lit > 0 {
-		return nil
-	}
+		}
+		return true
+	})
 	if len(uses) != 1 {
 		return nil
+	}
+	for _, l := range lits {
+		if l.Pos() <= uses[0].Pos() && uses[0].End() <= l.End() {
+			return nil // read when the literal runs, not here
+		}
 	}
 	return uses[0]
 }

@@ -70,8 +70,11 @@ func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lifecycle.Analyzer].(*lifecycle.Result)
 	if len(res.Ops) == 0 && (!importsWeakSource(pass.Pkg) || standard(pass)) {
 		// No Redis here, and no token helper worth a fact; but a lock
-		// value may be handed to another package's locks.
-		reportValueArgs(pass, res, nil)
+		// value may be handed to another package's locks (never from
+		// the standard library).
+		if !standard(pass) {
+			reportValueArgs(pass, res, nil)
+		}
 		return nil, nil
 	}
 	t := newTracer(pass, res)

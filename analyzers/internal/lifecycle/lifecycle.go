@@ -1897,7 +1897,7 @@ func (l *Lock) isLockNow(pass *analysis.Pass) bool {
 }
 
 // storesPayload reports whether a stores an encoded object (the bytes of
-// json, msgpack, protobuf, gob or yaml Marshal, or their string): the NX
+// a json, xml, msgpack, protobuf or yaml Marshal, or their string): the NX
 // creates a record — an invite, a job, a cached response — that readers
 // decode, where a lock stores a token.
 func storesPayload(pass *analysis.Pass, a *Op) bool {
@@ -1943,7 +1943,7 @@ func storesPayload(pass *analysis.Pass, a *Op) bool {
 }
 
 // isMarshal reports whether call encodes an object: a Marshal function of
-// an encoding package (encoding/json, msgpack, protobuf, gob, yaml,
+// an encoding package (encoding/json or xml, msgpack, protobuf, yaml,
 // sonic, jsoniter).
 func isMarshal(pass *analysis.Pass, call *ast.CallExpr) bool {
 	fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
