@@ -124,7 +124,9 @@
 // key or function names a record (done, complete, processed, seen,
 // dedup, nonce, idem(potent), replay, ...; "once" as a word of the key:
 // exp:once:<uid>, DoOnce; or a method of a type named as an idempotency
-// or dedup store), or its key names work waiting
+// or dedup store, or of any type of a package named so: in package
+// idempotent a lock word in a type's name, Guard.Check's, is no evidence,
+// though a method named as taking a lock, AcquireLock, still is), or its key names work waiting
 // to run (pending, queued, scheduled: a marker that keeps a second retry
 // or job from being scheduled, dropped by whoever runs it; a function
 // named after pending work may lock each item it takes, so only the key

@@ -194,6 +194,11 @@ type Lock struct {
 	// usedAsLock: the acquire is in a wrapper named after the command
 	// (Client.SetNX) that a lock of this package calls to take its lock.
 	usedAsLock bool
+	// recordPkg: the package is named for idempotency or dedup records
+	// (package idempotent, dedup): its types keep markers, so a lock word
+	// in a type's name (Guard) is not evidence; a function named as taking
+	// a lock still is.
+	recordPkg bool
 	// Once the package's locks are built (done), IsLock and lockWord are
 	// remembered: rules ask them for every op of a lock, and a package
 	// with hundreds of ops on one key made that quadratic in renderings.
@@ -1320,7 +1325,7 @@ func (b *builder) joinLocks() {
 			}
 		}
 		if lock == nil {
-			lock = &Lock{Key: a.op.Key}
+			lock = &Lock{Key: a.op.Key, recordPkg: containsAny(b.pass.Pkg.Name(), recordTypeWords)}
 			b.locks = append(b.locks, lock)
 			byShape[a.op.Key.Shape] = append(byShape[a.op.Key.Shape], lock)
 		}
@@ -1889,8 +1894,8 @@ func (l *Lock) isLockNow(pass *analysis.Pass) bool {
 		if !outcomeIgnored(pass, a, 0) && !commandWrapper(a.In.Decl) || l.releasedIn(pass, a) {
 			discarded = false // its outcome is read, or it is taken and released like a lock
 		}
-		if recordNamed(a) || storesPayload(pass, a) {
-			return false
+		if recordNamed(a) || storesPayload(pass, a) || l.recordPkg && a.In.Decl != nil && a.In.Decl.Recv != nil {
+			return false // a record store's method: Guard.Check of package idempotent
 		}
 	}
 	return !discarded
@@ -2039,18 +2044,26 @@ func (l *Lock) lockWord() bool {
 }
 
 func (l *Lock) lockWordNow() bool {
-	if l.ByParam || containsAny(unqualified(l.Key.String()), lockWords) {
+	// In a record package, the type that owns a field in the key
+	// (Guard.prefix + *) names the store, not the key.
+	ownText := func(text string) string {
+		if l.recordPkg {
+			return fieldOwner.ReplaceAllString(text, "")
+		}
+		return text
+	}
+	if l.ByParam || containsAny(ownText(unqualified(l.Key.String())), lockWords) {
 		return true
 	}
 	for _, list := range [][]*Op{l.Acquires, l.Ops} {
 		for _, op := range list {
-			if containsAny(op.KeyText(), lockWords) {
+			if containsAny(ownText(op.KeyText()), lockWords) {
 				return true
 			}
 			if op.Kind == Read || op.Kind == Write || op.Kind == Unknown {
 				continue // a read in lockCache() says nothing about this key
 			}
-			if fd := op.In.Decl; fd != nil && (nameSaysLock(fd.Name.Name, op.Via == nil) || named(fd, acquireEvidence) && op.Kind == Acquire || lockReceiver(fd)) {
+			if fd := op.In.Decl; fd != nil && (nameSaysLock(fd.Name.Name, op.Via == nil) || named(fd, acquireEvidence) && op.Kind == Acquire || !l.recordPkg && lockReceiver(fd)) {
 				return true
 			}
 			// An imported helper's depth is unknown: taken as the sender.
@@ -2061,6 +2074,10 @@ func (l *Lock) lockWordNow() bool {
 	}
 	return false
 }
+
+// fieldOwner matches the type that qualifies a field in a rendered key
+// (Guard. in Guard.prefix + *).
+var fieldOwner = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*\.`)
 
 // LockNamed reports whether a lock word names the key, a variable holding
 // it, or a function taking, releasing or renewing it.

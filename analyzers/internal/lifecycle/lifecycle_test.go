@@ -62,7 +62,7 @@ var evidence = &analysis.Analyzer{
 }
 
 func TestIsLock(t *testing.T) {
-	analysistest.Run(t, testutil.GOPATH(t, "testdata"), evidence, "evidence")
+	analysistest.Run(t, testutil.GOPATH(t, "testdata"), evidence, "evidence", "idempotent")
 }
 
 func TestSplitWords(t *testing.T) {
