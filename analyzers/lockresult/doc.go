@@ -91,7 +91,8 @@
 // method of an interface implemented in another package that is named
 // as taking a lock and returns (bool, error) (AcquireOrderLock, TryLock).
 // A wrapper without a bool result whose error says whether the lock is
-// held (the refusal, if !ok, returns an error) fails open the same way
+// held (the refusal, if !ok, returns an error; or a blocking Lock waits it
+// out and tries again, its loop left only by if ok { break }) fails open the same way
 // when the NX's error branch returns a nil error beside a usable handle
 // (return func() {}, nil: "degrade, the database still protects us").
 // An acquire function whose only result is an error fails open the same

@@ -165,8 +165,12 @@ func (r *runner) failOpenByError(fd *ast.FuncDecl) {
 	if results.Len() == 1 && acquireNamed(fd.Name.Name) {
 		r.failOpenThroughWrapper(fd)
 	}
-	for _, a := range r.refusingAcquires(fd, results) {
-		name := a.name
+	for _, ra := range r.refusingAcquires(fd, results) {
+		a, name := ra.acquire, ra.name
+		refused := "a refused lock returns an error"
+		if ra.waits {
+			refused = "a refused lock is waited for"
+		}
 		rets, ok := section.AcquireFailureReturns(info, r.exits.MayReturn, fd, a.call)
 		if !ok {
 			continue
@@ -178,8 +182,8 @@ func (r *runner) failOpenByError(fd *ast.FuncDecl) {
 			r.pass.Report(analysis.Diagnostic{
 				Pos: a.call.Pos(), End: a.call.End(),
 				Message: fmt.Sprintf("when %s fails (Redis unreachable, a timeout), %s returns a nil error, its answer for a lock it holds "+
-					"(a refused lock returns an error): its callers run the critical section without the lock, while another holder may be inside; "+
-					"return the error (a deliberate fail-open still runs the section unlocked)", name, fd.Name.Name),
+					"(%s): its callers run the critical section without the lock, while another holder may be inside; "+
+					"return the error (a deliberate fail-open still runs the section unlocked)", name, fd.Name.Name, refused),
 				Related: []analysis.RelatedInformation{{Pos: ret.Pos(), End: ret.End(), Message: "nil error returned after the acquire failed"}},
 			})
 			break
@@ -243,16 +247,23 @@ func (r *runner) refusesWithError(fn *types.Func) bool {
 	return g != nil && g.Body != nil && res.Len() == 1 && isError(res.At(0).Type()) && len(r.refusingAcquires(g, res)) > 0
 }
 
+// refusingAcquire is a raw lock acquire whose refusal its function
+// answers with a non-nil error, or waits out (waits) to try again.
+type refusingAcquire struct {
+	*acquire
+	waits bool
+}
+
 // refusingAcquires returns the raw lock acquires of fd (with results
 // results) whose refusal fd answers with a non-nil error (if !ok {
-// return ErrLocked }).
-func (r *runner) refusingAcquires(fd *ast.FuncDecl, results *types.Tuple) []*acquire {
+// return ErrLocked }) or waits out (refusalRetries).
+func (r *runner) refusingAcquires(fd *ast.FuncDecl, results *types.Tuple) []refusingAcquire {
 	info := r.pass.TypesInfo
 	file := fixes.File(r.pass, fd.Pos())
 	if file == nil {
 		return nil
 	}
-	var out []*acquire
+	var out []refusingAcquire
 	for _, c := range r.res.Calls[fd] {
 		if c.Cmd == nil {
 			continue
@@ -262,8 +273,13 @@ func (r *runner) refusingAcquires(fd *ast.FuncDecl, results *types.Tuple) []*acq
 			continue
 		}
 		held := outcomeOf(info, file, fd, a).ok.v // ok in ok, err := rdb.SetNX(...).Result()
-		if op := r.acquireOp(fd, c.Call); op != nil && lockLike(op, fd) && held != nil && refusalReturnsError(info, fd, results, held) {
-			out = append(out, a)
+		if op := r.acquireOp(fd, c.Call); op == nil || !lockLike(op, fd) || held == nil {
+			continue
+		}
+		if refusalReturnsError(info, fd, results, held) {
+			out = append(out, refusingAcquire{acquire: a})
+		} else if refusalRetries(info, fd, results, held) {
+			out = append(out, refusingAcquire{acquire: a, waits: true})
 		}
 	}
 	return out
@@ -288,6 +304,94 @@ func refusalReturnsError(info *types.Info, fd *ast.FuncDecl, results *types.Tupl
 		}
 		return true
 	})
+	return found
+}
+
+// refusalRetries reports whether fd waits out a refused acquire (its bool
+// reply ok false) and tries again: a blocking Lock whose loop, with no
+// condition, only if ok { break } leaves, and where nothing the refusal
+// runs before the next try returns a nil error. Its nil error, too,
+// means "held".
+func refusalRetries(info *types.Info, fd *ast.FuncDecl, results *types.Tuple, ok *types.Var) bool {
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, lit := n.(*ast.FuncLit); lit || found {
+			return false
+		}
+		loop, isFor := n.(*ast.ForStmt)
+		if !isFor || loop.Cond != nil {
+			return true
+		}
+		for i, st := range loop.Body.List {
+			ifs, isIf := st.(*ast.IfStmt)
+			if !isIf || ifs.Init != nil || ifs.Else != nil || !isVar(info, ifs.Cond, ok) || len(ifs.Body.List) != 1 || !isBreak(ifs.Body.List[0]) {
+				continue
+			}
+			rest := loop.Body.List[i+1:]
+			if !leavesLoop(rest) && !returnsNilError(info, results, rest) {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// isVar reports whether e is the variable v (if ok).
+func isVar(info *types.Info, e ast.Expr, v *types.Var) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && info.ObjectOf(id) == v
+}
+
+func isBreak(st ast.Stmt) bool {
+	br, ok := st.(*ast.BranchStmt)
+	return ok && br.Tok == token.BREAK && br.Label == nil
+}
+
+// leavesLoop reports whether stmts, in a loop's body, may leave it by a
+// break of their own (one not inside a nested for, switch or select) or
+// any labelled break or goto.
+func leavesLoop(stmts []ast.Stmt) bool {
+	leaves := false
+	var walk func(n ast.Node, nested bool)
+	walk = func(n ast.Node, nested bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				if m != n {
+					walk(m, true)
+					return false
+				}
+			case *ast.BranchStmt:
+				if m.Label != nil && m.Tok != token.CONTINUE || m.Tok == token.GOTO || m.Tok == token.BREAK && !nested {
+					leaves = true
+				}
+			}
+			return true
+		})
+	}
+	for _, st := range stmts {
+		walk(st, false)
+	}
+	return leaves
+}
+
+// returnsNilError reports whether stmts hold a return whose error is nil.
+func returnsNilError(info *types.Info, results *types.Tuple, stmts []ast.Stmt) bool {
+	found := false
+	for _, st := range stmts {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if _, lit := n.(*ast.FuncLit); lit || found {
+				return false
+			}
+			if ret, ok := n.(*ast.ReturnStmt); ok && len(ret.Results) == results.Len() && !errorReturned(info, results, ret) {
+				found = true
+			}
+			return true
+		})
+	}
 	return found
 }
 
