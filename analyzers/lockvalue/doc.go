@@ -76,7 +76,9 @@
 // A weak value made outside the acquiring function (a constructor, a
 // token helper of the package) is reported once, where it is made (in a
 // constructor that makes it in a local first, id := fmt.Sprintf(...),
-// at that line, not at the literal that stores id), with every acquire
+// at that line, not at the literal that stores id; a local assigned more
+// than once, host, err := os.Hostname() with a fallback after it, at its
+// first assignment), with every acquire
 // that stores it as related information. A value put together from two
 // or more parts that are not constants (fmt.Sprintf("%s-%d", host(),
 // os.Getpid())) is made where they are put together, not inside the

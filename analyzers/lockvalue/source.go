@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -916,8 +917,13 @@ func (t *tracer) madeAt(fd *ast.FuncDecl, e ast.Expr) ast.Expr {
 			return e
 		}
 		as := t.localsOf(fd)[v]
-		if len(as) != 1 || as[0].idx != -1 {
+		if len(as) == 0 || slices.ContainsFunc(as, func(a assign) bool { return a.idx == -2 }) {
 			return e
+		}
+		if len(as) > 1 || as[0].idx != -1 {
+			// host, err := os.Hostname() (with a fallback assigned after
+			// it): made where the variable is first assigned.
+			return as[0].rhs
 		}
 		e = as[0].rhs
 	}
