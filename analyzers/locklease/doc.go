@@ -61,7 +61,8 @@
 //     nothing in its package calls: another package runs it each
 //     round), whose outcome is thrown away,
 //     only logged (also through a structured logger's entry,
-//     log.WithError(err).Errorf(...)), or tested by branches that only
+//     log.WithError(err).Errorf(...), or a field handed to the log call,
+//     logger.Error("extend failed", zap.Error(err))), or tested by branches that only
 //     log, return, break or go on (errors.Is and errors.As test the error; they tell nobody; a
 //     rueidis client's Do(ctx, built) is the reply of the command built).
 //     Renewals are raw EXPIRE/PEXPIRE and extend scripts of a

@@ -1143,14 +1143,21 @@ func isLog(info *types.Info, call *ast.CallExpr) bool {
 
 // logEntries returns the calls in body that build a log entry for a log
 // call: the receivers of the chain before it (log.WithError(err) in
-// log.WithError(err).Errorf(...), zerolog's log.Error().Err(err)). An
-// error handed to them is only logged.
+// log.WithError(err).Errorf(...), zerolog's log.Error().Err(err)) and the
+// fields handed to it (zap.Error(err), slog.Any("err", err) in
+// logger.Error("extend failed", zap.Error(err))). An error handed to them
+// is only logged.
 func logEntries(info *types.Info, body ast.Node) map[*ast.CallExpr]bool {
 	out := map[*ast.CallExpr]bool{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok || !isLog(info, call) {
 			return true
+		}
+		for _, a := range call.Args {
+			if field, ok := ast.Unparen(a).(*ast.CallExpr); ok {
+				out[field] = true
+			}
 		}
 		for {
 			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
