@@ -62,7 +62,11 @@
 //     variables (res, err := ...Result() ... return res, nil), also
 //     when the command is kept first (cmd := rdb.SetNX(...); res, err :=
 //     cmd.Result(): a command variable used once is read where it is
-//     used). A wrapper
+//     used); and so does one that maps a lock library's outcome onto a
+//     bool and an error (lock, err := Obtain(...); if err == nil {
+//     return lock, true, nil } ... return nil, false, nil for
+//     ErrNotObtained, return nil, false, err otherwise), whose caller
+//     logs the error and goes on. A wrapper
 //     that returns only SetNX's Err() loses the bool and is reported
 //     itself. A method of an interface that one type of its package
 //     implements (a cache with Lock and Unlock) carries its

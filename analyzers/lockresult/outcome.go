@@ -2,7 +2,9 @@ package lockresult
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
@@ -197,6 +199,13 @@ func outcomeOf(info *types.Info, file *ast.File, fd *ast.FuncDecl, a *acquire) o
 			if at >= 0 && !ok[k] {
 				return outcome{}
 			}
+		}
+		if f := returnsLibOutcome(info, fd, call, out.handle.v, out.err.v); f != nil && a.lib {
+			// lock, err := Obtain(...); if err == nil { return lock, true,
+			// nil } ... return nil, false, err: the caller gets the
+			// outcome as a bool and an error, and judges them.
+			f.Signal, f.Lib = int(byValue), true
+			return outcome{verdict: returned, result: call, stmt: p, fact: f}
 		}
 		if f := returnsVars(info, fd, out.ok.v, out.err.v); f != nil && a.signal == byValue {
 			// ok, err := rdb.SetNX(...).Result() ... return ok, nil: the
@@ -424,6 +433,86 @@ func returnsVars(info *types.Info, fd *ast.FuncDecl, ok, errv *types.Var) *Acqui
 		}
 	}
 	return &AcquireFact{OkAt: okAt, ReplyAt: -1, HandleAt: -1, ErrAt: errAt}
+}
+
+// returnsLibOutcome maps a library acquire's handle and error onto the
+// results of fd, a function answering (handle, bool, error) or (bool,
+// error): every return after the acquire gives the constant true only
+// inside if err == nil { ... } (with the handle, when fd returns one),
+// and the constant false everywhere else. Returns before the acquire
+// (no client configured) are fd's own answer and are not judged.
+func returnsLibOutcome(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, handle, errv *types.Var) *AcquireFact {
+	fn, ok := info.Defs[fd.Name].(*types.Func)
+	if !ok || errv == nil {
+		return nil
+	}
+	res := fn.Type().(*types.Signature).Results()
+	okAt, errAt, handleAt := -1, -1, -1
+	for i := 0; i < res.Len(); i++ {
+		switch t := res.At(i).Type(); {
+		case isBoolType(t) && okAt < 0:
+			okAt = i
+		case isError(t) && i == res.Len()-1:
+			errAt = i
+		}
+	}
+	if okAt < 0 || errAt < 0 || res.Len() > 3 {
+		return nil
+	}
+	var granted []*ast.BlockStmt // bodies of if err == nil
+	var rets []*ast.ReturnStmt
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if be, ok := ast.Unparen(n.Cond).(*ast.BinaryExpr); ok && be.Op == token.EQL && isVar(info, be.X, errv) && isNilExpr(info, be.Y) {
+				granted = append(granted, n.Body)
+			}
+		case *ast.ReturnStmt:
+			if n.Pos() > call.End() {
+				rets = append(rets, n)
+			}
+		}
+		return true
+	})
+	trues := 0
+	for _, r := range rets {
+		if len(r.Results) != res.Len() {
+			return nil
+		}
+		tv, found := info.Types[r.Results[okAt]]
+		if !found || tv.Value == nil {
+			return nil // the bool is computed: not this shape
+		}
+		switch tv.Value.String() {
+		case "true":
+			inside := slices.ContainsFunc(granted, func(b *ast.BlockStmt) bool { return b.Pos() <= r.Pos() && r.End() <= b.End() })
+			if !inside || !isNilExpr(info, r.Results[errAt]) {
+				return nil
+			}
+			trues++
+			if res.Len() == 3 {
+				h := 3 - okAt - errAt
+				if !isVar(info, r.Results[h], handle) {
+					return nil
+				}
+				handleAt = h
+			}
+		case "false":
+		default:
+			return nil
+		}
+	}
+	if trues == 0 {
+		return nil
+	}
+	return &AcquireFact{OkAt: okAt, ReplyAt: -1, HandleAt: handleAt, ErrAt: errAt}
+}
+
+func isNilExpr(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.IsNil()
 }
 
 // radixV2Outcome judges what is done with the *redis.Resp of a radix.v2
