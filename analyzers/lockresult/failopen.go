@@ -278,7 +278,7 @@ func (r *runner) refusingAcquires(fd *ast.FuncDecl, results *types.Tuple) []refu
 		}
 		if refusalReturnsError(info, fd, results, held) {
 			out = append(out, refusingAcquire{acquire: a})
-		} else if refusalRetries(info, fd, results, held) {
+		} else if refusalRetries(info, fd, results, held, a.call) {
 			out = append(out, refusingAcquire{acquire: a, waits: true})
 		}
 	}
@@ -308,27 +308,33 @@ func refusalReturnsError(info *types.Info, fd *ast.FuncDecl, results *types.Tupl
 }
 
 // refusalRetries reports whether fd waits out a refused acquire (its bool
-// reply ok false) and tries again: a blocking Lock whose loop, with no
-// condition, only if ok { break } leaves, and where nothing the refusal
-// runs before the next try returns a nil error. Its nil error, too,
-// means "held".
-func refusalRetries(info *types.Info, fd *ast.FuncDecl, results *types.Tuple, ok *types.Var) bool {
+// reply ok false) and tries again: a blocking Lock whose loop around the
+// acquire, with no condition, only if ok { break } leaves, and where
+// nothing the refusal runs before the next try (after that if, or before
+// the acquire) returns a nil error. Its nil error, too, means "held".
+func refusalRetries(info *types.Info, fd *ast.FuncDecl, results *types.Tuple, ok *types.Var, acquire *ast.CallExpr) bool {
 	found := false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		if _, lit := n.(*ast.FuncLit); lit || found {
 			return false
 		}
 		loop, isFor := n.(*ast.ForStmt)
-		if !isFor || loop.Cond != nil {
+		if !isFor || loop.Cond != nil || acquire.Pos() < loop.Body.Pos() || acquire.End() > loop.Body.End() {
 			return true
+		}
+		var before []ast.Stmt // the statements the next try runs before the acquire
+		for _, st := range loop.Body.List {
+			if st.End() <= acquire.Pos() {
+				before = append(before, st)
+			}
 		}
 		for i, st := range loop.Body.List {
 			ifs, isIf := st.(*ast.IfStmt)
 			if !isIf || ifs.Init != nil || ifs.Else != nil || !isVar(info, ifs.Cond, ok) || len(ifs.Body.List) != 1 || !isBreak(ifs.Body.List[0]) {
 				continue
 			}
-			rest := loop.Body.List[i+1:]
-			if !leavesLoop(rest) && !returnsNilError(info, results, rest) {
+			refusal := append(slices.Clip(loop.Body.List[i+1:]), before...)
+			if !leavesLoop(refusal) && !returnsNilError(info, results, refusal) {
 				found = true
 			}
 		}
@@ -349,8 +355,8 @@ func isBreak(st ast.Stmt) bool {
 }
 
 // leavesLoop reports whether stmts, in a loop's body, may leave it by a
-// break of their own (one not inside a nested for, switch or select) or
-// any labelled break or goto.
+// break of their own (one not inside a nested for, switch or select), a
+// goto or any labelled branch.
 func leavesLoop(stmts []ast.Stmt) bool {
 	leaves := false
 	var walk func(n ast.Node, nested bool)
@@ -365,7 +371,7 @@ func leavesLoop(stmts []ast.Stmt) bool {
 					return false
 				}
 			case *ast.BranchStmt:
-				if m.Label != nil && m.Tok != token.CONTINUE || m.Tok == token.GOTO || m.Tok == token.BREAK && !nested {
+				if m.Label != nil || m.Tok == token.GOTO || m.Tok == token.BREAK && !nested {
 					leaves = true
 				}
 			}
