@@ -466,7 +466,7 @@ func returnsLibOutcome(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, h
 		case *ast.FuncLit:
 			return false
 		case *ast.IfStmt:
-			if be, ok := ast.Unparen(n.Cond).(*ast.BinaryExpr); ok && be.Op == token.EQL && isVar(info, be.X, errv) && isNilExpr(info, be.Y) {
+			if be, ok := ast.Unparen(n.Cond).(*ast.BinaryExpr); ok && be.Op == token.EQL && isVar(info, be.X, errv) && isNilValue(info, be.Y) {
 				granted = append(granted, n.Body)
 			}
 		case *ast.ReturnStmt:
@@ -488,7 +488,7 @@ func returnsLibOutcome(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, h
 		switch tv.Value.String() {
 		case "true":
 			inside := slices.ContainsFunc(granted, func(b *ast.BlockStmt) bool { return b.Pos() <= r.Pos() && r.End() <= b.End() })
-			if !inside || !isNilExpr(info, r.Results[errAt]) {
+			if !inside || !isNilValue(info, r.Results[errAt]) {
 				return nil
 			}
 			trues++
@@ -508,11 +508,6 @@ func returnsLibOutcome(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr, h
 		return nil
 	}
 	return &AcquireFact{OkAt: okAt, ReplyAt: -1, HandleAt: handleAt, ErrAt: errAt}
-}
-
-func isNilExpr(info *types.Info, e ast.Expr) bool {
-	tv, ok := info.Types[e]
-	return ok && tv.IsNil()
 }
 
 // radixV2Outcome judges what is done with the *redis.Resp of a radix.v2
