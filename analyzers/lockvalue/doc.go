@@ -96,6 +96,19 @@
 // constant holder wired in by dependency injection) is reported at that
 // argument. Not when the lock sets the field afresh where it acquires
 // (a token per Lock call), nor for a marker that is never released.
+// A constructor that starts the loop that acquires (go e.campaign())
+// keeps its parameter for every acquisition of that loop, and gets the
+// fact too.
+// A configuration field the caller may set (cfg.InstanceID) that the
+// package gives a default when it is left unset, before the value is
+// read (if cfg.InstanceID == "" { cfg.InstanceID, _ = os.Hostname() },
+// in the same function or in a method called on the same variable
+// first, cfg.setDefaults()), is traced through that default: when every
+// default assigned there is weak, it is the value of everyone who
+// configures nothing, and it is reported at the default, the line to
+// change. A random default, or one random branch of it, is not
+// reported; nor is a default set in another package (a config
+// package's envOrDefault), which is not read.
 // Formatting (fmt.Sprintf, strconv, hex, base64, concatenation) keeps the
 // sources of its parts: hostname + PID + a timestamp in seconds is still
 // reported.

@@ -161,9 +161,9 @@ func run(pass *analysis.Pass) (any, error) {
 				continue
 			}
 			// A value made outside the acquiring function (a constructor, a
-			// token helper) is reported once where it is made, with every
-			// acquire that stores it.
-			outside := w.at != nil && (acq.In.Decl == nil || w.at.Pos() < acq.In.Decl.Pos() || w.at.Pos() >= acq.In.Decl.End())
+			// token helper), or a field's default, is reported once where
+			// it is made, with every acquire that stores it.
+			outside := w.at != nil && (acq.In.Decl == nil || w.at.Pos() < acq.In.Decl.Pos() || w.at.Pos() >= acq.In.Decl.End() || w.unset != "")
 			stored := analysis.RelatedInformation{Pos: v.Pos(), End: v.End(), Message: "stored by " + acq.Command + " of lock " + acq.KeyText() + " here"}
 			var origin any
 			if w.at != nil {
@@ -445,6 +445,11 @@ func otherBranch(fd *ast.FuncDecl, a, b ast.Node) bool {
 
 // describe names the weak sources of a value.
 func describe(w val) string {
+	if w.unset != "" {
+		d := w
+		d.unset = ""
+		return describe(d) + " (the default when " + w.unset + " is not set)"
+	}
 	var parts []string
 	if w.k&kMathRand != 0 {
 		parts = append(parts, "math/rand output")

@@ -52,8 +52,9 @@ func (t *tracer) valueParams(acq *lifecycle.Op, v ast.Expr, out map[*types.Func]
 		if a.fd == nil {
 			return
 		}
+		started := goCalls(a.fd)
 		for _, op := range t.res.Funcs[a.fd] {
-			if op.Kind == lifecycle.Acquire {
+			if op.Kind == lifecycle.Acquire && !started[op.Call] {
 				return // set where the lock is taken: perhaps per acquisition
 			}
 		}
@@ -79,6 +80,26 @@ func (t *tracer) valueParams(acq *lifecycle.Op, v ast.Expr, out map[*types.Func]
 			fact.Params = append(fact.Params, s.idx)
 		}
 	}
+}
+
+// goCalls returns the calls fd starts as goroutines (go e.campaign()): a
+// constructor that starts the loop that acquires does not take the lock
+// itself, so what it stores is kept for every acquisition of the loop.
+func goCalls(fd *ast.FuncDecl) map[*ast.CallExpr]bool {
+	out := map[*ast.CallExpr]bool{}
+	if fd.Body == nil {
+		return out
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.GoStmt:
+			out[n.Call] = true
+		}
+		return true
+	})
+	return out
 }
 
 // exportValueParams exports the facts valueParams found.

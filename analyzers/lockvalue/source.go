@@ -51,6 +51,7 @@ type val struct {
 	k     kind
 	konst string   // source of the first constant met, for messages
 	at    ast.Node // where the value was made, when outside the acquiring function
+	unset string   // the field whose default this is, when it is not set (cfg.InstanceID)
 }
 
 var unknown = val{k: kUnknown}
@@ -62,6 +63,9 @@ func (v val) or(w val) val {
 	}
 	if v.at == nil {
 		v.at = w.at
+	}
+	if v.unset == "" {
+		v.unset = w.unset
 	}
 	return v
 }
@@ -580,7 +584,13 @@ func (t *tracer) eval(e ast.Expr, c ctx) val {
 	case *ast.SelectorExpr:
 		if sel := t.info.Selections[e]; sel != nil {
 			if v, ok := sel.Obj().(*types.Var); ok && sel.Kind() == types.FieldVal {
-				return t.field(v, c)
+				w := t.field(v, c)
+				if w.k&kUnknown != 0 {
+					if d, ok := t.defaulted(e, v, c); ok {
+						return d
+					}
+				}
+				return w
 			}
 			return unknown
 		}

@@ -31,11 +31,33 @@ func optionHolder(rdb redis.Cmdable, l *ownerlock.Locker) *ownerlock.Locker {
 	return l.WithHolder("same") // want `the constant "same" is passed to ownerlock.Locker.WithHolder`
 }
 
+// Options is the caller's configuration; its identity defaults to the
+// hostname.
+type Options struct{ Instance string }
+
+func campaign(rdb *redis.Client, o Options) *ownerlock.Campaign {
+	if o.Instance == "" {
+		o.Instance, _ = os.Hostname() // want `the hostname \(the default when o.Instance is not set\) is passed to ownerlock.NewCampaign`
+	}
+	return ownerlock.NewCampaign(rdb, "leader", o.Instance)
+}
+
+func taken(ctx context.Context, rdb *redis.Client) (*ownerlock.Taken, error) {
+	return ownerlock.NewTaken(ctx, rdb, "constant")
+}
+
 // Near misses: a random holder, one the caller was given, a name that is
 // only the key, a marker's value.
 
 func randomHolder(rdb redis.Cmdable) *ownerlock.Locker {
 	return ownerlock.NewLocker(rdb, uuid.NewString())
+}
+
+func randomCampaign(rdb *redis.Client, o Options) *ownerlock.Campaign {
+	if o.Instance == "" {
+		o.Instance = uuid.NewString()
+	}
+	return ownerlock.NewCampaign(rdb, "leader", o.Instance)
 }
 
 func givenHolder(rdb redis.Cmdable, holder string) *ownerlock.Locker {

@@ -1,0 +1,156 @@
+package lockvalue
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// defaulted traces a struct field read as x.F that the caller may set
+// (an exported field, a field of a parameter) through the default the
+// package gives it when it is left unset, before the read: in the same
+// function (if cfg.InstanceID == "" { cfg.InstanceID, _ = os.Hostname() })
+// or in a method called on the same variable first (cfg.setDefaults()
+// with if c.InstanceID == "" { c.InstanceID = "auto-bp:" + host }). The
+// value is then that default for everyone who configures nothing, and
+// when every default assignment is weak the value is reported where the
+// first is made. A default from another package (a config package's
+// envOrDefault) is not read.
+func (t *tracer) defaulted(sel *ast.SelectorExpr, f *types.Var, c ctx) (val, bool) {
+	if c.fd == nil || c.fd.Body == nil {
+		return val{}, false
+	}
+	base := types.ExprString(sel.X)
+	type alt struct {
+		a  assign
+		fd *ast.FuncDecl
+	}
+	var alts []alt
+	collect := func(fd *ast.FuncDecl, recv string, body ast.Node) {
+		ast.Inspect(body, func(n ast.Node) bool {
+			ifs, ok := n.(*ast.IfStmt)
+			if !ok || !t.unsetTest(ifs.Cond, recv, f) {
+				return true
+			}
+			ast.Inspect(ifs.Body, func(n ast.Node) bool {
+				as, ok := n.(*ast.AssignStmt)
+				if !ok || as.Tok != token.ASSIGN {
+					return true
+				}
+				for i, lhs := range as.Lhs {
+					if !t.isField(lhs, recv, f) {
+						continue
+					}
+					switch {
+					case len(as.Rhs) == len(as.Lhs):
+						alts = append(alts, alt{assign{rhs: as.Rhs[i], idx: -1}, fd})
+					case len(as.Rhs) == 1:
+						alts = append(alts, alt{assign{rhs: as.Rhs[0], idx: i}, fd})
+					}
+				}
+				return true
+			})
+			return false
+		})
+	}
+	ast.Inspect(c.fd.Body, func(n ast.Node) bool {
+		if n == nil || n.Pos() >= sel.Pos() {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if n.End() <= sel.Pos() && t.unsetTest(n.Cond, base, f) {
+				collect(c.fd, base, &ast.BlockStmt{List: []ast.Stmt{n}})
+				return false
+			}
+		case *ast.ExprStmt:
+			call, ok := n.X.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			m, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || types.ExprString(m.X) != base {
+				return true
+			}
+			fn, _ := t.info.Uses[m.Sel].(*types.Func)
+			md := t.declOf[fn]
+			if md == nil || md.Recv == nil || len(md.Recv.List) != 1 || len(md.Recv.List[0].Names) != 1 {
+				return true
+			}
+			collect(md, md.Recv.List[0].Names[0].Name, md.Body)
+		}
+		return true
+	})
+	if len(alts) == 0 {
+		return val{}, false
+	}
+	var first val
+	for i, a := range alts {
+		inner := ctx{fd: a.fd, depth: c.depth}
+		var w val
+		if a.a.idx >= 0 {
+			call, ok := ast.Unparen(a.a.rhs).(*ast.CallExpr)
+			if !ok {
+				return val{}, false
+			}
+			w = t.call(call, a.a.idx, inner)
+		} else {
+			w = t.eval(a.a.rhs, inner)
+		}
+		if !w.k.weak() {
+			return val{}, false
+		}
+		if i == 0 {
+			first = w
+			if first.at == nil {
+				first.at = t.madeAt(a.fd, a.a.rhs)
+			}
+		}
+	}
+	first.unset = base + "." + f.Name()
+	return first, true
+}
+
+// unsetTest reports whether cond tests that field f of the variable
+// rendered recv holds its zero value (recv.F == "", len(recv.F) == 0,
+// recv.F == 0).
+func (t *tracer) unsetTest(cond ast.Expr, recv string, f *types.Var) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL {
+		return false
+	}
+	x, y := ast.Unparen(b.X), ast.Unparen(b.Y)
+	if t.isZero(x) {
+		x, y = y, x
+	}
+	if !t.isZero(y) {
+		return false
+	}
+	if call, ok := x.(*ast.CallExpr); ok && len(call.Args) == 1 {
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && id.Name == "len" && t.info.Uses[id] == types.Universe.Lookup("len") {
+			x = ast.Unparen(call.Args[0])
+		}
+	}
+	return t.isField(x, recv, f)
+}
+
+func (t *tracer) isZero(e ast.Expr) bool {
+	tv, ok := t.info.Types[e]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	s := tv.Value.ExactString()
+	return s == `""` || s == "0"
+}
+
+// isField reports whether e is field f of the variable rendered recv.
+func (t *tracer) isField(e ast.Expr, recv string, f *types.Var) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok || types.ExprString(sel.X) != recv {
+		return false
+	}
+	s := t.info.Selections[sel]
+	return s != nil && s.Kind() == types.FieldVal && s.Obj() == f
+}
