@@ -79,6 +79,9 @@ func (t *tracer) defaulted(sel *ast.SelectorExpr, f *types.Var, c ctx) (val, boo
 			if md == nil || md.Recv == nil || len(md.Recv.List) != 1 || len(md.Recv.List[0].Names) != 1 {
 				return true
 			}
+			if _, ptr := fn.Type().(*types.Signature).Recv().Type().(*types.Pointer); !ptr {
+				return true // sets the defaults on a copy
+			}
 			collect(md, md.Recv.List[0].Names[0].Name, md.Body)
 		}
 		return true

@@ -69,7 +69,24 @@ func Run(ctx context.Context, rdb *redis.Client, cfg Config) error {
 	return nil
 }
 
-// Near misses: a random default, a default with one random branch, a
+// copyDefaults sets the identity on a copy: the caller's stays unset.
+func (c Config) copyDefaults() {
+	if c.InstanceID == "" {
+		c.InstanceID = "copy"
+	}
+}
+
+func CopyDefault(ctx context.Context, rdb *redis.Client, cfg Config) error {
+	cfg.copyDefaults()
+	ok, err := rdb.SetNX(ctx, "copy:leader", cfg.InstanceID, time.Minute).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer release.Run(ctx, rdb, []string{"copy:leader"}, cfg.InstanceID)
+	return nil
+}
+
+// Near misses: a default on a copy (above), a random default, a default with one random branch, a
 // default set only after the lock was taken, and no default at all.
 
 func RandomDefault(ctx context.Context, rdb *redis.Client, cfg Config) error {
