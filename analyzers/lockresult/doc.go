@@ -129,7 +129,8 @@
 // log } followed by return true, nil. The function tells its callers it
 // holds the lock when it does not. Not when the answer is the outcome
 // itself (return ok, nil), when the function releases the lock itself or
-// keeps a bool status, or when a bool is set on the way.
+// keeps a bool status (itself or through a setter of the package), or
+// when a bool is set on the way.
 //
 // An acquire function with no results at all (Acquire(ctx, key),
 // LockKey(key) keeping the lock for a later Release) is reported at its
@@ -139,7 +140,9 @@
 // or the cancel func its library acquire returned, rueidislock's defer
 // cancel()), keeps its outcome in a
 // status field (an election tick setting isLeader: a bool, or an atomic
-// Bool, Int32 or Uint32 flag, atomic.StoreInt32(&e.isLeader, 1)), or when the branch sets
+// Bool, Int32 or Uint32 flag, atomic.StoreInt32(&e.isLeader, 1), Store
+// or Swap; itself or through a setter of the package it calls,
+// e.setLeader(false)), or when the branch sets
 // something, sends, closes, calls a func value or ends the program.
 //
 // An acquire function (a bool result, named as taking a lock) whose lock

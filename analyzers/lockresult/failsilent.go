@@ -26,7 +26,7 @@ import (
 func (r *runner) failSilently(fd *ast.FuncDecl) {
 	info := r.pass.TypesInfo
 	fn, ok := info.Defs[fd.Name].(*types.Func)
-	if !ok || fn.Type().(*types.Signature).Results().Len() != 0 || !acquireNamed(fd.Name.Name) || releasesItself(info, fd) || keepsStatus(info, fd) {
+	if !ok || fn.Type().(*types.Signature).Results().Len() != 0 || !acquireNamed(fd.Name.Name) || releasesItself(info, fd) || r.keepsStatusVia(fd) {
 		return
 	}
 	acquires := map[*ast.CallExpr]string{}
@@ -135,8 +135,30 @@ func releasesItself(info *types.Info, fd *ast.FuncDecl) bool {
 	return found
 }
 
+// keepsStatusVia reports whether fd keeps a status field (keepsStatus)
+// itself or through a setter of this package it calls
+// (e.setLeader(false), which swaps an atomic flag and tells subscribers).
+func (r *runner) keepsStatusVia(fd *ast.FuncDecl) bool {
+	info := r.pass.TypesInfo
+	if keepsStatus(info, fd) {
+		return true
+	}
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && !found {
+			if fn, ok := typeutil.Callee(info, call).(*types.Func); ok && fn.Pkg() == r.pass.Pkg {
+				if g := r.declOf(fn); g != nil && g != fd && g.Body != nil && keepsStatus(info, g) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // keepsStatus reports whether fd sets a status field anywhere: a bool
-// field (isLeader = true), an atomic flag (isLeader.Store(true) on an
+// field (isLeader = true), an atomic flag (isLeader.Store(true) or Swap on an
 // atomic.Bool, Int32 or Uint32; atomic.StoreInt32(&le.isLeader, 1)).
 // The object holds the outcome, and its callers read it there.
 func keepsStatus(info *types.Info, fd *ast.FuncDecl) bool {
@@ -158,7 +180,7 @@ func keepsStatus(info *types.Info, fd *ast.FuncDecl) bool {
 				}
 			}
 		case *ast.CallExpr:
-			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && sel.Sel.Name == "Store" {
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && (sel.Sel.Name == "Store" || sel.Sel.Name == "Swap" || sel.Sel.Name == "CompareAndSwap") {
 				if v := field(sel.X); v != nil && isAtomicFlag(v.Type()) {
 					found = true
 				}
@@ -267,7 +289,7 @@ func (r *runner) answersHeld(fd *ast.FuncDecl, f *flow, branch, join *cfg.Block)
 		}
 		return false
 	}
-	if res.Len() == 0 || releasesItself(info, fd) || keepsStatus(info, fd) {
+	if res.Len() == 0 || releasesItself(info, fd) || r.keepsStatusVia(fd) {
 		return nil
 	}
 	blk, joined := branch, false

@@ -75,7 +75,8 @@
 // one function (a retry loop) is reported once.
 // A weak value made outside the acquiring function (a constructor, a
 // token helper of the package) is reported once, where it is made (in a
-// constructor that makes it in a local first, id := fmt.Sprintf(...),
+// constructor, or a helper that returns it, that makes it in a local
+// first, id := fmt.Sprintf(...),
 // at that line, not at the literal that stores id; a local assigned more
 // than once, host, err := os.Hostname() with a fallback after it, at its
 // first assignment), with every acquire

@@ -1164,7 +1164,7 @@ func (t *tracer) returns(fd *ast.FuncDecl, idx int) val {
 			case idx < len(n.Results) && len(n.Results) > 1 || len(n.Results) == 1 && idx == 0 && !isTuple(t.info, n.Results[0]):
 				r := t.eval(n.Results[idx], c)
 				if r.at == nil && r.k.weak() {
-					r.at = n.Results[idx] // made here, in the helper
+					r.at = t.madeAt(fd, n.Results[idx]) // made here, in the helper
 				}
 				out = out.or(r)
 			case len(n.Results) == 1:

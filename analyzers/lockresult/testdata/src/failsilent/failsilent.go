@@ -157,6 +157,59 @@ func (e *AtomicElector) Resign(ctx context.Context) {
 	release.Run(ctx, e.rdb, []string{"leader:lock:2"}, e.id)
 }
 
+// Near miss: the tick keeps its outcome through a setter that swaps an
+// atomic flag (and tells subscribers).
+type SetterElector struct {
+	rdb      *redis.Client
+	id       string
+	isLeader atomic.Bool
+}
+
+func (e *SetterElector) tryAcquire(ctx context.Context) {
+	ok, err := e.rdb.SetNX(ctx, "leader:lock:3", e.id, time.Minute).Result()
+	if err != nil {
+		log.Print(err)
+		e.setLeader(false)
+		return
+	}
+	e.setLeader(ok)
+}
+
+func (e *SetterElector) setLeader(now bool) {
+	if e.isLeader.Swap(now) != now {
+		log.Printf("leader: %v", now)
+	}
+}
+
+func (e *SetterElector) IsLeader() bool { return e.isLeader.Load() }
+
+func (e *SetterElector) Resign(ctx context.Context) {
+	release.Run(ctx, e.rdb, []string{"leader:lock:3"}, e.id)
+}
+
+// A helper of the package that only logs keeps no status: still reported.
+type LoggingElector struct {
+	rdb *redis.Client
+	id  string
+}
+
+func (e *LoggingElector) tryAcquire(ctx context.Context) {
+	ok, err := e.rdb.SetNX(ctx, "leader:lock:4", e.id, time.Minute).Result() // want `tryAcquire returns nothing, so when SetNX fails`
+	if err != nil {
+		e.logf("acquire: %v", err)
+		return
+	}
+	if ok {
+		e.logf("leader")
+	}
+}
+
+func (e *LoggingElector) logf(format string, args ...any) { log.Printf(e.id+": "+format, args...) }
+
+func (e *LoggingElector) Resign(ctx context.Context) {
+	release.Run(ctx, e.rdb, []string{"leader:lock:4"}, e.id)
+}
+
 // A counter of attempts is no status: the failure is still only logged.
 type CountingAdapter struct {
 	rdb      *redis.Client

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -52,4 +53,41 @@ func (n *Named) Lock(ctx context.Context) (bool, error) {
 
 func (n *Named) Unlock(ctx context.Context) error {
 	return release.Run(ctx, n.rdb, []string{"named:lock"}, n.owner).Err()
+}
+
+// A helper that returns the owner is followed the same way: reported
+// where the returned local is first assigned.
+func instance() string {
+	h, _ := os.Hostname() // want `lock "helper:lock" stores the hostname as its value`
+	if h == "" {
+		h = "instance"
+	}
+	return h
+}
+
+func WithHelper(ctx context.Context, rdb redis.Cmdable) error {
+	owner := instance()
+	ok, err := rdb.SetNX(ctx, "helper:lock", owner, time.Minute).Result()
+	if err != nil || !ok {
+		return err
+	}
+	return release.Run(ctx, rdb, []string{"helper:lock"}, owner).Err()
+}
+
+// Near miss: the returned local has a random fallback.
+func instanceOrToken() string {
+	h, _ := os.Hostname()
+	if h == "" {
+		h = fmt.Sprint(uuid.NewString())
+	}
+	return h
+}
+
+func WithTokenHelper(ctx context.Context, rdb redis.Cmdable) error {
+	owner := instanceOrToken()
+	ok, err := rdb.SetNX(ctx, "token:lock", owner, time.Minute).Result()
+	if err != nil || !ok {
+		return err
+	}
+	return release.Run(ctx, rdb, []string{"token:lock"}, owner).Err()
 }
