@@ -25,7 +25,12 @@
 //     if !ok { log.Print("busy") } followed by the work, found on the
 //     control-flow graph (if, else, switch on ok or err, errors.Is, nil
 //     checks on the reply or lock); a path that comes back to the acquire
-//     (a retry loop's continue) tries again and runs nothing yet;
+//     (a retry loop's continue) tries again and runs nothing yet; an
+//     error that falls through to the test of ok a refusal takes too,
+//     whose success branch returns or gives the lock back inside (if ok
+//     { go func() { defer del(); work() }() }; a release it defers to
+//     the function's end does not count), runs after it only what every
+//     non-holder runs;
 //   - an error branch that counts the failure as a grant: if err != nil {
 //     ok = true } (a lock "only as insurance: if Redis is down, do not
 //     block the business") followed by a test of ok that lets the caller

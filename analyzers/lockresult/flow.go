@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/cfg"
@@ -27,6 +28,9 @@ type flow struct {
 	a     *acquire
 	cases map[*ast.CaseClause]*ast.SwitchStmt
 	kills map[*types.Var]bool // assigning these ends a path: the outcome is renewed
+	// releases are where the function gives this lock back (DEL, a
+	// compare-and-delete), goroutines and deferred calls included.
+	releases []token.Pos
 }
 
 // failEdge returns which successor of a condition block is taken when
@@ -207,12 +211,13 @@ func (f *flow) search(b *cfg.Block, edge int, what failed, join *cfg.Block) (cal
 			continue
 		}
 		if e, tested := f.failEdge(s.blk); e >= 0 && f.follows(what, tested) {
-			if s.joined && what == failErr && tested == failValue && f.a.signal == byValue && guardsReturning(s.blk, e) {
+			if s.joined && what == failErr && tested == failValue && f.a.signal == byValue && (guardsReturning(s.blk, e) || f.guardsRelease(s.blk, e)) {
 				// A Redis error, fallen through, meets the test a refused
 				// acquire takes too, whose success branch holds the work
 				// and returns (if locked { defer release(); return
-				// work() }): past its failure branch runs what every
-				// non-holder runs.
+				// work() }), or gives the lock back inside (if ok { go
+				// func() { defer del(); work() }() }): past its failure
+				// branch runs what every non-holder runs.
 				continue
 			}
 			work = append(work, state{s.blk.Succs[e], s.joined})
@@ -223,6 +228,39 @@ func (f *flow) search(b *cfg.Block, edge int, what failed, join *cfg.Block) (cal
 		}
 	}
 	return call
+}
+
+// guardsRelease reports whether the condition block b's other edge than
+// fail enters an if's body that releases the lock: the section ends
+// inside it.
+func (f *flow) guardsRelease(b *cfg.Block, fail int) bool {
+	if len(b.Succs) != 2 {
+		return false
+	}
+	then := b.Succs[1-fail]
+	is, ok := then.Stmt.(*ast.IfStmt)
+	if then.Kind != cfg.KindIfThen || !ok {
+		return false
+	}
+	// A release deferred by the function itself runs at its end, after
+	// what follows the if: the section goes on. One deferred inside a
+	// goroutine the body starts ends the section there.
+	var deferred []ast.Node
+	ast.Inspect(is.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.DeferStmt:
+			deferred = append(deferred, n)
+		}
+		return true
+	})
+	for _, p := range f.releases {
+		if is.Body.Pos() <= p && p < is.Body.End() && !slices.ContainsFunc(deferred, func(d ast.Node) bool { return d.Pos() <= p && p < d.End() }) {
+			return true
+		}
+	}
+	return false
 }
 
 // guardsReturning reports whether the condition block b's other edge

@@ -467,6 +467,13 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 		return
 	}
 	f := &flow{info: info, g: g, out: out, a: a, cases: r.cases, kills: map[*types.Var]bool{}}
+	if op != nil {
+		for _, o := range r.res.Funcs[fd] {
+			if o.Kind == lifecycle.Delete && o.Lock() != nil && o.Lock() == op.Lock() {
+				f.releases = append(f.releases, o.Pos())
+			}
+		}
+	}
 	for _, o := range []operand{out.ok, out.reply, out.handle, out.err} {
 		if o.v != nil {
 			f.kills[o.v] = true

@@ -93,3 +93,39 @@ func syncUser(ctx context.Context, user string) {
 		retry(user)
 	})
 }
+
+func rehash(string) {}
+
+func login(string) {}
+
+// An error falls through to the test a refusal takes too; the success
+// branch hands the lock to the work, which gives it back: what follows
+// its if is what every non-holder runs, not the section.
+func loginRehash(ctx context.Context, email string) {
+	key := "lock:rehash:" + email
+	ok, err := rdb.SetNX(ctx, key, "1", time.Minute).Result()
+	if err != nil {
+		log.Printf("rehash lock: %v", err)
+	}
+	if ok {
+		go func() {
+			defer rdb.Del(context.Background(), key)
+			rehash(email)
+		}()
+	}
+	login(email)
+}
+
+// The success branch neither returns nor gives the lock back: the work
+// after it is the section, which a Redis error reaches without the lock.
+func loginHeld(ctx context.Context, email string) {
+	key := "lock:login:" + email
+	ok, err := rdb.SetNX(ctx, key, "1", time.Minute).Result()
+	if err != nil { // want `when SetNX of key fails \(err != nil\), this branch falls through into the code that needs the lock: login\(...\) runs without it`
+		log.Printf("login lock: %v", err)
+	}
+	if ok {
+		defer rdb.Del(context.Background(), key)
+	}
+	login(email)
+}
