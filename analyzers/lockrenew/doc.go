@@ -35,7 +35,9 @@
 // of the lock comes between them: acquire-or-renew, as a leader election
 // runs it each tick (NX failed, GET says the key is ours, EXPIRE), renews;
 // so does a GET first whose EXPIRE runs on a path that skips the acquire
-// (the key is there and holds our value: extend it; else SET NX).
+// (the key is there and holds our value: extend it; else SET NX), and an
+// EXPIRE with no GET on such a path (if !leader { SET NX } else {
+// PEXPIRE }: it extends what an earlier round took).
 //
 // Also reported: an EXPIRE of a lock in the function that takes it that
 // runs whatever the acquire answered, because nothing tests the NX reply

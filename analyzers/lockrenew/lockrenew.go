@@ -152,7 +152,9 @@ func renewal(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, op *
 // of the lock made after the acquire (acquire-or-renew: the NX failed, the
 // value read is the holder's own, so it extends its lease), or follows a
 // GET made before the acquire on a path that skips the acquire (GET
-// first: the key is there and holds our value, so extend it; else SET NX).
+// first: the key is there and holds our value, so extend it; else SET NX),
+// or runs, without a GET, on a path that skips the acquire (if !leader {
+// SET NX } else { PEXPIRE }: it extends what an earlier round took).
 func initialTTL(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, op *lifecycle.Op) bool {
 	for _, acq := range l.Acquires {
 		if acq.NoTTL && op.Kind == lifecycle.Expire && acq.In.Decl != op.In.Decl && firstExpire(l, acq) == op {
@@ -167,6 +169,12 @@ func initialTTL(pass *analysis.Pass, res *lifecycle.Result, l *lifecycle.Lock, o
 		}
 		if loop := enclosingLoop(pass, op); loop != nil && (acq.Pos() < loop.Pos() || acq.Pos() >= loop.End()) {
 			continue // renewed again and again while the work goes on
+		}
+		if op.ReadBefore == nil && section.Bypassed(pass.ResultOf[noreturn.Analyzer].(*noreturn.Result).MayReturn, body(op.In), acq.Call, op.Call) {
+			// A path that skips the acquire (if !leader { SET NX } else
+			// { PEXPIRE }): the lock was taken by an earlier round or
+			// call, and this extends it.
+			continue
 		}
 		return true
 	}

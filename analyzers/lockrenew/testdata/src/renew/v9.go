@@ -307,3 +307,29 @@ func cacheGet(ctx context.Context, id string) string {
 	rdb.Expire(ctx, "cache:"+id, time.Hour)
 	return v
 }
+
+// A leader's tick in a loop that acquires while it is not the leader and
+// extends otherwise, with no GET first: the EXPIRE skips the acquire, so
+// it extends the lease an earlier round took.
+func leaderLoop(ctx context.Context, id string) {
+	leader := false
+	for range time.Tick(time.Second) {
+		if !leader {
+			leader = rdb.SetNX(ctx, "leader:loop", id, ttl).Val()
+		} else {
+			rdb.PExpire(ctx, "leader:loop", ttl) // want `lock "leader:loop" is renewed with PEXPIRE without checking that this holder still owns it`
+		}
+	}
+}
+
+// Near miss: a retry loop whose EXPIRE follows its own SETNX in every
+// round (lockexpiry's SETNX then EXPIRE): it sets the lock up.
+func retrySetup(ctx context.Context, id string) bool {
+	for i := 0; i < 3; i++ {
+		if rdb.SetNX(ctx, "retry:setup", id, 0).Val() {
+			rdb.Expire(ctx, "retry:setup", ttl)
+			return true
+		}
+	}
+	return false
+}
