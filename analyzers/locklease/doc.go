@@ -101,7 +101,8 @@
 //     redislock.ErrNotObtained { break }, that tells nobody is a dropped
 //     loss whatever another branch does with a Redis error, log.Fatal
 //     included, unless the code after the loop it leaves tells); nor
-//     when the step reads the lock with a GET before an EXPIRE and, on a
+//     when the step reads the lock with a GET before an EXPIRE (or after
+//     it in the same step: renew, then check who holds the key) and, on a
 //     test of that read (key gone, another token), tells the holder as a
 //     failure branch would (cancels, closes a channel, clears
 //     s.isLeader), the key found gone included (a GET whose error branch,

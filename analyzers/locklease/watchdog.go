@@ -21,7 +21,7 @@ type renewal struct {
 	call *ast.CallExpr
 	what string // "EXPIRE of lock l.key", "Mutex.Extend"
 	// read is the GET of the lock before a raw renewal in its function
-	// (lifecycle's ReadBefore), or nil.
+	// (lifecycle's ReadBefore), else the first one after it, or nil.
 	read *ast.CallExpr
 	// reply: the call answers an EXPIRE without an owner check, whose
 	// value (false, 0: the key is gone) is the only word of a lost lock;
@@ -88,6 +88,16 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 		var read *ast.CallExpr
 		if op.ReadBefore != nil && op.ReadBefore.Via == nil && op.Via == nil {
 			read = op.ReadBefore.Call
+		} else if op.Via == nil && op.Lock() != nil {
+			// A GET of the lock after the renewal in the same step (renew,
+			// then check who holds it): its test hears the loss in this
+			// round.
+			for _, o := range op.Lock().Ops {
+				if o.Kind == lifecycle.Read && o.Via == nil && o.In.Decl == op.In.Decl && o.In.Lit == op.In.Lit && o.Pos() > op.Pos() {
+					read = o.Call
+					break
+				}
+			}
 		}
 		var inner *ast.CallExpr
 		if op.Site != nil && op.Site != op.Call {

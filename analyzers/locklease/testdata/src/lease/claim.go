@@ -157,3 +157,51 @@ func (l *Leader) Resign(ctx context.Context) {
 		l.rdb.Del(ctx, "leader")
 	}
 }
+
+// Checker renews first and then reads who holds the key, in the same
+// round: a key found gone or another's clears the leader flag.
+type Checker struct {
+	rdb      *redis.Client
+	key, id  string
+	isLeader bool
+}
+
+func (c *Checker) Run(ctx context.Context) {
+	go func() {
+		for range time.Tick(time.Second) {
+			if !c.isLeader {
+				ok, err := c.rdb.SetNX(ctx, c.key, c.id, 10*time.Second).Result()
+				c.isLeader = err == nil && ok
+				continue
+			}
+			_ = c.rdb.PExpire(ctx, c.key, 10*time.Second).Err()
+			if v, _ := c.rdb.Get(ctx, c.key).Result(); v != c.id {
+				c.isLeader = false
+			}
+		}
+	}()
+}
+
+func (c *Checker) Leader() bool { return c.isLeader }
+
+// The same round whose check after the renewal only logs: nobody hears.
+type LogChecker struct {
+	rdb     *redis.Client
+	key, id string
+}
+
+func (c *LogChecker) Run(ctx context.Context, work func()) {
+	ok, err := c.rdb.SetNX(ctx, c.key, c.id, 10*time.Second).Result()
+	if err != nil || !ok {
+		return
+	}
+	go func() {
+		for range time.Tick(time.Second) {
+			_ = c.rdb.PExpire(ctx, c.key, 10*time.Second).Err() // want `this keep-alive renews with PEXPIRE of lock c.key but drops the outcome`
+			if v, _ := c.rdb.Get(ctx, c.key).Result(); v != c.id {
+				log.Printf("lost %s", c.key)
+			}
+		}
+	}()
+	work()
+}
