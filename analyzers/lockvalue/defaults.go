@@ -2,8 +2,12 @@ package lockvalue
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // defaulted traces a struct field read as x.F that the caller may set
@@ -112,7 +116,7 @@ func (t *tracer) defaulted(sel *ast.SelectorExpr, f *types.Var, c ctx) (val, boo
 			}
 		}
 	}
-	first.unset = base + "." + f.Name()
+	first.unset = base + "." + f.Name() + " is not set"
 	return first, true
 }
 
@@ -156,4 +160,67 @@ func (t *tracer) isField(e ast.Expr, recv string, f *types.Var) bool {
 	}
 	s := t.info.Selections[sel]
 	return s != nil && s.Kind() == types.FieldVal && s.Obj() == f
+}
+
+// flagDefault traces *p where p holds a command-line flag
+// (p := flag.String("node-id", "broker-1", "...")), also of a FlagSet or
+// of spf13/pflag (StringP with its shorthand): everyone who does not pass
+// the flag runs with its default, which is traced like any value and,
+// when weak, reported at the flag's definition.
+func (t *tracer) flagDefault(e *ast.StarExpr, c ctx) (val, bool) {
+	id, ok := ast.Unparen(e.X).(*ast.Ident)
+	if !ok {
+		return val{}, false
+	}
+	v, _ := t.info.Uses[id].(*types.Var)
+	if v == nil {
+		return val{}, false
+	}
+	var as []assign
+	fd := c.fd
+	if t.global(v) {
+		if t.tainted[v] {
+			return val{}, false
+		}
+		as = t.vars[v]
+		if len(as) == 1 {
+			fd = as[0].fd
+		}
+	} else {
+		as = t.localsOf(c.fd)[v]
+	}
+	if len(as) != 1 || as[0].idx != -1 {
+		return val{}, false
+	}
+	call, ok := ast.Unparen(as[0].rhs).(*ast.CallExpr)
+	if !ok {
+		return val{}, false
+	}
+	fn, _ := typeutil.Callee(t.info, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return val{}, false
+	}
+	switch fn.Pkg().Path() {
+	case "flag", "github.com/spf13/pflag":
+	default:
+		return val{}, false
+	}
+	def := 1 // String(name, value, usage)
+	if strings.HasSuffix(fn.Name(), "P") {
+		def = 2 // StringP(name, shorthand, value, usage)
+	}
+	if len(call.Args) <= def {
+		return val{}, false
+	}
+	name, ok := t.info.Types[call.Args[0]]
+	if !ok || name.Value == nil || name.Value.Kind() != constant.String {
+		return val{}, false
+	}
+	w := t.eval(call.Args[def], ctx{fd: fd, depth: c.depth})
+	if !w.k.weak() {
+		return val{}, false
+	}
+	w.at = call
+	w.unset = "flag -" + constant.StringVal(name.Value) + " is not given"
+	return w, true
 }

@@ -109,7 +109,10 @@
 // configures nothing, and it is reported at the default, the line to
 // change. A random default, or one random branch of it, is not
 // reported; nor is a default set in another package (a config
-// package's envOrDefault), which is not read.
+// package's envOrDefault), which is not read. A command-line flag is
+// traced the same way through its default (*nodeID of nodeID :=
+// flag.String("node-id", "broker-1", ...), also a FlagSet's or
+// spf13/pflag's, StringP included), reported at the flag's definition.
 // Formatting (fmt.Sprintf, strconv, hex, base64, concatenation) keeps the
 // sources of its parts: hostname + PID + a timestamp in seconds is still
 // reported.

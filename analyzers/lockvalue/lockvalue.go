@@ -448,7 +448,7 @@ func describe(w val) string {
 	if w.unset != "" {
 		d := w
 		d.unset = ""
-		return describe(d) + " (the default when " + w.unset + " is not set)"
+		return describe(d) + " (the default when " + w.unset + ")"
 	}
 	var parts []string
 	if w.k&kMathRand != 0 {

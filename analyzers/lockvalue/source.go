@@ -51,7 +51,7 @@ type val struct {
 	k     kind
 	konst string   // source of the first constant met, for messages
 	at    ast.Node // where the value was made, when outside the acquiring function
-	unset string   // the field whose default this is, when it is not set (cfg.InstanceID)
+	unset string   // when the default applies: "cfg.InstanceID is not set", "flag -node-id is not set"
 }
 
 var unknown = val{k: kUnknown}
@@ -614,6 +614,11 @@ func (t *tracer) eval(e ast.Expr, c ctx) val {
 		return t.eval(e.X, c).or(t.eval(e.Index, c))
 	case *ast.SliceExpr:
 		return t.eval(e.X, c) // a part of the value: its sources, whatever the bounds
+	case *ast.StarExpr:
+		if d, ok := t.flagDefault(e, c); ok {
+			return d
+		}
+		return unknown
 	case *ast.UnaryExpr:
 		if e.Op == token.AND || e.Op == token.ARROW {
 			return unknown

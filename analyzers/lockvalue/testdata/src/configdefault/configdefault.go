@@ -5,12 +5,14 @@ package configdefault
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
+	"github.com/spf13/pflag"
 )
 
 var release = redis.NewScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`)
@@ -135,5 +137,41 @@ func NoDefault(ctx context.Context, rdb *redis.Client, cfg Config) error {
 		return err
 	}
 	defer release.Run(ctx, rdb, []string{"plain:leader"}, cfg.InstanceID)
+	return nil
+}
+
+// The node's identity is a command-line flag: whoever does not pass it
+// runs with the default, reported at the flag's definition.
+var nodeID = flag.String("node-id", "node-1", "this node's id") // want `lock "flag:leader" stores the constant "node-1" \(the default when flag -node-id is not given\) as its value`
+
+func FlagLeader(ctx context.Context, rdb *redis.Client) error {
+	ok, err := rdb.SetNX(ctx, "flag:leader", *nodeID, time.Minute).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer release.Run(ctx, rdb, []string{"flag:leader"}, *nodeID)
+	return nil
+}
+
+func PflagLeader(ctx context.Context, rdb *redis.Client) error {
+	worker := pflag.StringP("worker", "w", "worker", "this worker's id") // want `lock "pflag:leader" stores the constant "worker" \(the default when flag -worker is not given\) as its value`
+	pflag.Parse()
+	ok, err := rdb.SetNX(ctx, "pflag:leader", *worker, time.Minute).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer release.Run(ctx, rdb, []string{"pflag:leader"}, *worker)
+	return nil
+}
+
+// Near miss: a flag whose default is random.
+var token = flag.String("token", uuid.NewString(), "this run's token")
+
+func TokenLeader(ctx context.Context, rdb *redis.Client) error {
+	ok, err := rdb.SetNX(ctx, "token:leader", *token, time.Minute).Result()
+	if err != nil || !ok {
+		return err
+	}
+	defer release.Run(ctx, rdb, []string{"token:leader"}, *token)
 	return nil
 }
