@@ -66,7 +66,9 @@
 //     log, return, break or go on (errors.Is and errors.As test the error; they tell nobody; a
 //     rueidis client's Do(ctx, built) is the reply of the command built).
 //     Renewals are raw EXPIRE/PEXPIRE and extend scripts of a
-//     lock, library Extend/Refresh, and methods named like a renewal
+//     lock (also sent by a one-shot helper of another package that a
+//     loop here calls, store.RenewLock(ctx, id, ttl): the helper's
+//     package cannot see the loop), library Extend/Refresh, and methods named like a renewal
 //     (refresh, extend, renew, keepalive) of a type named as a lock, or
 //     of any type of a package named so (lock.Manager, distlock.Client).
 //     Reported where the lock-lost reply is dropped (the if chain testing

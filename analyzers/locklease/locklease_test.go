@@ -11,5 +11,5 @@ import (
 
 func TestLockLease(t *testing.T) {
 	dir := testutil.GOPATH(t, "testdata")
-	analysistest.Run(t, dir, locklease.Analyzer, "lease", "relay", "election", "objstore")
+	analysistest.Run(t, dir, locklease.Analyzer, "lease", "relay", "election", "objstore", "taskworker")
 }

@@ -79,7 +79,13 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 		}
 	}
 	renew := func(op *lifecycle.Op) {
-		if op.Kind != lifecycle.Expire || op.Judged || op.Via != nil && takes[op.Call] {
+		if op.Kind != lifecycle.Expire || op.Via != nil && takes[op.Call] {
+			return
+		}
+		if op.Judged && (op.Via == nil || op.Via.Pkg() == pass.Pkg || !inLoop(enclosing(pass, op.Call))) {
+			// Judged in the helper's package; but a loop here that calls a
+			// one-shot renewal helper of another package
+			// (store.RenewLock) is a keep-alive that package cannot see.
 			return
 		}
 		// The call in the loop (_ = r.delayExpire(ctx)), and the EXPIRE
