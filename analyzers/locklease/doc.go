@@ -68,7 +68,9 @@
 //     Renewals are raw EXPIRE/PEXPIRE and extend scripts of a
 //     lock (also sent by a one-shot helper of another package that a
 //     loop here calls, store.RenewLock(ctx, id, ttl): the helper's
-//     package cannot see the loop), library Extend/Refresh, and methods named like a renewal
+//     package cannot see the loop; not an owner-checked renewal there,
+//     whose reply is the helper's to read and is judged in its package),
+//     library Extend/Refresh, and methods named like a renewal
 //     (refresh, extend, renew, keepalive) of a type named as a lock, or
 //     of any type of a package named so (lock.Manager, distlock.Client).
 //     Reported where the lock-lost reply is dropped (the if chain testing

@@ -82,10 +82,12 @@ func watchdogRenewals(pass *analysis.Pass, res *section.Result) []renewal {
 		if op.Kind != lifecycle.Expire || op.Via != nil && takes[op.Call] {
 			return
 		}
-		if op.Judged && (op.Via == nil || op.Via.Pkg() == pass.Pkg || !inLoop(enclosing(pass, op.Call))) {
+		if op.Judged && (op.Via == nil || op.Via.Pkg() == pass.Pkg || op.Checked || !inLoop(enclosing(pass, op.Call))) {
 			// Judged in the helper's package; but a loop here that calls a
 			// one-shot renewal helper of another package
 			// (store.RenewLock) is a keep-alive that package cannot see.
+			// Not for an owner-checked renewal: its reply is the helper's
+			// to read (Renew clearing isLeader on 0), judged there.
 			return
 		}
 		// The call in the loop (_ = r.delayExpire(ctx)), and the EXPIRE
