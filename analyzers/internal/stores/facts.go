@@ -278,7 +278,7 @@ func run(pass *analysis.Pass) (any, error) {
 	foreignInterfaceMethods(info, pass.Pkg, decls, ifaces, func(fn *types.Func) bool {
 		return lookupFact(pass, local, imported, fn) != nil
 	}, sync.OnceValue(func() *soleimpl.Project { return soleimpl.ProjectOf(pass) }))
-	rows := rowLocks(pass, defs, decls)
+	rows := rowLocks(pass, defs, decls, ifaces)
 	res.rows = rows
 	// localCallee is the function whose fact a call reads: an interface
 	// method of the package is its sole implementation.

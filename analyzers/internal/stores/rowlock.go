@@ -534,24 +534,40 @@ func calleeFunc(info *types.Info, call *ast.CallExpr) *types.Func {
 
 // rowLocks summarises the row locks of the package's functions (helpers
 // calling helpers: a few rounds), exports them as facts and returns the
-// locker that reads them.
-func rowLocks(pass *analysis.Pass, defs *keyexpr.Defs, decls []*ast.FuncDecl) *rowLocker {
+// locker that reads them. A method of an interface that stands for one
+// implementation (ifaces, as for writes: a repository's
+// GetForUpdate(ctx, tx, id) behind its Repository interface) locks what
+// that implementation locks, and this package's interface methods carry
+// their implementation's fact for callers in other packages.
+func rowLocks(pass *analysis.Pass, defs *keyexpr.Defs, decls []*ast.FuncDecl, ifaces map[*types.Func]*types.Func) *rowLocker {
 	info := pass.TypesInfo
 	local := map[*types.Func]*RowLockFact{}
 	imported := map[*types.Func]*RowLockFact{}
 	r := &rowLocker{info: info, defs: defs}
-	r.factOf = func(call *ast.CallExpr) *RowLockFact {
+	callee := func(call *ast.CallExpr) *types.Func {
 		fn := calleeFunc(info, call)
+		if impl, ok := ifaces[fn]; ok {
+			return impl
+		}
+		return fn
+	}
+	r.factOf = func(call *ast.CallExpr) *RowLockFact {
+		fn := callee(call)
 		if fn == nil {
 			return nil
 		}
 		return lookupFact(pass, local, imported, fn)
 	}
-	summariseAll(info, decls, local, func(call *ast.CallExpr) *types.Func { return calleeFunc(info, call) }, func(fd *ast.FuncDecl, _ int) (*RowLockFact, bool) {
+	summariseAll(info, decls, local, callee, func(fd *ast.FuncDecl, _ int) (*RowLockFact, bool) {
 		return r.summarise(fd), true
 	})
 	for fn, f := range local {
 		pass.ExportObjectFact(fn, f)
+	}
+	for m, impl := range ifaces {
+		if f := local[impl]; f != nil && m.Pkg() == pass.Pkg { // not a method embedded from another package
+			pass.ExportObjectFact(m, f)
+		}
 	}
 	r.any = len(local) > 0
 	return r
