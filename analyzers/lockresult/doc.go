@@ -30,7 +30,9 @@
 //     whose success branch returns or gives the lock back inside (if ok
 //     { go func() { defer del(); work() }() }; a release it defers to
 //     the function's end does not count), runs after it only what every
-//     non-holder runs;
+//     non-holder runs. When the error and the refusal both fall through
+//     (if err != nil { log } else if !ok { log }), the acquire's outcome
+//     is acted on nowhere: one report, at the acquire, names both tests;
 //   - an error branch that counts the failure as a grant: if err != nil {
 //     ok = true } (a lock "only as insurance: if Redis is down, do not
 //     block the business") followed by a test of ok that lets the caller

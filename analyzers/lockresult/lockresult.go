@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -483,6 +484,7 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 	// reported here: lockrelease reports that DEL on the same line, and
 	// its compare-and-delete fix makes a release on failure harmless.
 	var falls []analysis.Diagnostic
+	var into []fallInto // the branches that fall into the section
 	reached := f.reached(a.call)
 	for _, b := range g.Blocks {
 		edge, tested := f.failEdge(b)
@@ -515,6 +517,7 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 				},
 			})
 		} else if call := f.search(b, edge, tested, join); call != nil {
+			into = append(into, fallInto{cond: cond, call: call, err: tested == failErr})
 			falls = append(falls, analysis.Diagnostic{
 				Pos: cond.Pos(), End: cond.End(),
 				Message: fmt.Sprintf("when %s fails (%s), this branch falls through into the code that needs the lock: %s runs without it; stop on failure (return, continue)%s",
@@ -539,9 +542,51 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 			}
 		}
 	}
+	if len(into) > 1 {
+		// Every failure only logs (if err != nil { log } else if !ok {
+		// log }): one finding, the acquire's outcome acted on nowhere,
+		// reported once, at the acquire.
+		falls = slices.DeleteFunc(falls, func(d analysis.Diagnostic) bool {
+			return slices.ContainsFunc(into, func(b fallInto) bool { return b.cond.Pos() == d.Pos })
+		})
+		var tests []string
+		related := []analysis.RelatedInformation{}
+		for _, b := range into {
+			kind := "the refusal"
+			if b.err {
+				kind = "the error"
+			}
+			tests = append(tests, fmt.Sprintf("%s (%s)", kind, fixes.Source(r.pass, b.cond)))
+			related = append(related, analysis.RelatedInformation{Pos: b.cond.Pos(), End: b.cond.End(), Message: "falls through"})
+		}
+		call := into[0].call
+		related = append(related, analysis.RelatedInformation{Pos: call.Pos(), End: call.End(), Message: "runs without the lock"})
+		falls = append(falls, analysis.Diagnostic{
+			Pos: a.call.Pos(), End: a.call.End(),
+			Message: fmt.Sprintf("when %s fails, neither failure stops the code that needs the lock: %s only fall through, and %s runs without it; stop on failure (return, continue)%s",
+				what, joinAnd(tests), shortCall(r.pass, call), useInstead(a)),
+			Related: related,
+		})
+	}
 	for _, d := range falls {
 		r.pass.Report(d)
 	}
+}
+
+// fallInto is a failure branch that falls through into the section: its
+// test, the first call it reaches that needs the lock, and whether it
+// tests the acquire's error (not its refusal).
+type fallInto struct {
+	cond, call ast.Node
+	err        bool
+}
+
+// joinAnd joins "a", "b" and "c" as "a, b and c".
+func joinAnd(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // fallThroughJoin returns the block after an if statement whose then

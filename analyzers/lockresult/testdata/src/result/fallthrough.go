@@ -129,3 +129,34 @@ func loginHeld(ctx context.Context, email string) {
 	}
 	login(email)
 }
+
+// Both outcomes only log: the error and the refusal each fall through
+// into the section. One finding (the acquire's outcome is acted on
+// nowhere), reported once, at the acquire.
+func checkStock(ctx context.Context, id string) {
+	ok, err := rdb.SetNX(ctx, // want `when SetNX of "lock:stock:" \+ id fails, neither failure stops the code that needs the lock: the error \(err != nil\) and the refusal \(!ok\) only fall through, and db.ExecContext\(...\) runs without it`
+		"lock:stock:"+id,
+		"1",
+		3*time.Second).Result()
+	if err != nil {
+		log.Printf("stock lock: %v", err)
+	} else if !ok {
+		log.Printf("stock lock busy")
+	}
+	db.ExecContext(ctx, "UPDATE stock SET checked = now() WHERE id = $1", id)
+}
+
+// Near miss: only the refusal falls through (the error returns): one
+// branch, reported at its test.
+func checkStockErr(ctx context.Context, id string) {
+	ok, err := rdb.SetNX(ctx,
+		"lock:stock2:"+id,
+		"1",
+		3*time.Second).Result()
+	if err != nil {
+		return
+	} else if !ok { // want `when SetNX of "lock:stock2:" \+ id fails \(!ok\), this branch falls through into the code that needs the lock: db.ExecContext\(...\) runs without it`
+		log.Printf("stock lock busy")
+	}
+	db.ExecContext(ctx, "UPDATE stock SET checked = now() WHERE id = $1", id)
+}
