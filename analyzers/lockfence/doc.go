@@ -31,7 +31,11 @@
 //     is fenced by a Where("fence < ?", f) or WhereLT("fence", f) in its
 //     chain, as gorm's is), an xorm Engine or Session Insert, InsertOne,
 //     Update or Delete (Where/And/Or in its chain read as gorm's) or an
-//     Exec whose statement writes, a go-redis,
+//     Exec whose statement writes, a schema migration that takes no
+//     lock of its own (ent's generated Schema.Create; gormigrate's
+//     Migrate, MigrateTo, RollbackLast, RollbackTo, RollbackMigration:
+//     the Redis lock is all that keeps two instances from altering the
+//     same tables at once), a go-redis,
 //     redigo or rueidis write to a key other than the lock, a Lua script
 //     that writes (but not a write after the script compared a value it
 //     read with the caller's: a compare-and-set, or a write checked

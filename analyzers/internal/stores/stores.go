@@ -34,15 +34,16 @@ import (
 type Kind int
 
 const (
-	SQL     Kind = iota + 1 // database/sql, sqlx
-	Gorm                    // gorm model writes
-	Ent                     // ent builder writes (Create, Update, Delete ... Save/Exec)
-	File                    // os file writes
-	Mongo                   // MongoDB collection writes (mongo-driver, mgo)
-	GoFrame                 // GoFrame gdb model writes (Insert, Update, Delete, Save ...)
-	Redis                   // a Redis command that changes a key
-	Fenced                  // a safelock/fence helper: checks the fence where the write lands
-	Xorm                    // xorm Engine/Session writes (Insert, Update, Delete)
+	SQL       Kind = iota + 1 // database/sql, sqlx
+	Gorm                      // gorm model writes
+	Ent                       // ent builder writes (Create, Update, Delete ... Save/Exec)
+	File                      // os file writes
+	Mongo                     // MongoDB collection writes (mongo-driver, mgo)
+	GoFrame                   // GoFrame gdb model writes (Insert, Update, Delete, Save ...)
+	Redis                     // a Redis command that changes a key
+	Fenced                    // a safelock/fence helper: checks the fence where the write lands
+	Xorm                      // xorm Engine/Session writes (Insert, Update, Delete)
+	Migration                 // a schema migration: ent's Schema.Create, gormigrate's Migrate
 )
 
 // Write is one call that writes to a store.
@@ -126,6 +127,14 @@ func classify(info *types.Info, defs *keyexpr.Defs, call *ast.CallExpr, cmd *red
 		return goframeWrite(info, defs, w, fn, recv)
 	case "xorm.io/xorm", "github.com/go-xorm/xorm":
 		return xormWrite(info, defs, w, fn, recv, anyText)
+	case "github.com/go-gormigrate/gormigrate/v2", "gopkg.in/gormigrate.v1":
+		switch fn.Name() {
+		case "Migrate", "MigrateTo", "RollbackLast", "RollbackTo", "RollbackMigration":
+			w.Kind = Migration
+			w.What = "gormigrate " + dotted(recv, fn.Name())
+			return w
+		}
+		return nil
 	}
 	switch sqlInterface(sig) {
 	case "database/sql":
@@ -533,6 +542,13 @@ var entBuilders = []string{"CreateBulk", "Create", "UpdateOne", "Update", "Delet
 // entWrite recognises the Save/Exec that runs an ent write builder:
 // client.User.Update().Where(user.ID(id)).SetName(n).Save(ctx).
 func entWrite(info *types.Info, w *Write, fn *types.Func, recv string) *Write {
+	if fn.Name() == "Create" && recv == "Schema" && imports(fn.Pkg(), "entgo.io/ent/dialect/sql/schema") {
+		// client.Schema.Create(ctx) of ent's generated migrate package:
+		// it creates and alters tables, and takes no lock of its own.
+		w.Kind = Migration
+		w.What = "ent Schema.Create"
+		return w
+	}
 	switch fn.Name() {
 	case "Save", "SaveX", "Exec", "ExecX":
 	default:
@@ -556,6 +572,10 @@ func entWrite(info *types.Info, w *Write, fn *types.Func, recv string) *Write {
 	w.What = "ent " + recv + "." + fn.Name()
 	w.Values = append(append([]ast.Expr{}, w.Call.Args...), chainArgs(info, sel.X)...)
 	return w
+}
+
+func imports(pkg *types.Package, path string) bool {
+	return slices.ContainsFunc(pkg.Imports(), func(imp *types.Package) bool { return imp.Path() == path })
 }
 
 func importsEnt(pkg *types.Package) bool {
