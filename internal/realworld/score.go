@@ -227,32 +227,29 @@ func (rn *Runner) run(ctx context.Context, u *unit) ([]Report, error) {
 		return nil, fmt.Errorf("no checkout (see internal/realworld/README.md): %w", err)
 	}
 	pkg := "./" + filepath.ToSlash(filepath.Clean(u.pkg))
-	// Labels are on non-test files, and test files can import packages the
-	// module proxy no longer serves: analyse the package without its tests.
-	cmd := exec.CommandContext(ctx, rn.Locklint, "-json", "-test=false", pkg)
-	cmd.Dir = modDir
-	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")
-	if inWorkspace(repoDir, modDir) {
-		// A go.work ties the module to its siblings; -mod=mod is refused there.
-		cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=")
-	} else {
-		cmd.Env = append(cmd.Env, "GOWORK=off")
+	workspace := inWorkspace(repoDir, modDir)
+	stdout, stderr, err := rn.locklint(ctx, modDir, pkg, workspace)
+	if workspace && err != nil {
+		// A workspace loads every member's requirements, and another
+		// member may need a module version the proxy no longer serves
+		// (403): analyse the module on its own, as its go.mod says, when
+		// that loads.
+		if out, errOut, errAlone := rn.locklint(ctx, modDir, pkg, false); errAlone == nil {
+			stdout, stderr, err = out, errOut, nil
+		}
 	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		return nil, err
 	}
-	if err != nil && stdout.Len() == 0 {
-		return nil, fmt.Errorf("%w: %s", err, firstLines(stderr.String(), 5))
+	if err != nil && len(stdout) == 0 {
+		return nil, fmt.Errorf("%w: %s", err, firstLines(string(stderr), 5))
 	}
-	reports, perr := parseJSON(stdout.Bytes(), repoDir)
+	reports, perr := parseJSON(stdout, repoDir)
 	if perr == nil && err != nil {
 		// Analysed, but the package (or a dependency) had errors: the
 		// figures would rest on a partial type check.
-		perr = fmt.Errorf("package errors: %s", firstLines(stderr.String(), 3))
+		perr = fmt.Errorf("package errors: %s", firstLines(string(stderr), 3))
 	}
 	return reports, perr
 }
@@ -352,4 +349,23 @@ func firstLines(s string, n int) string {
 		lines = lines[:n]
 	}
 	return strings.Join(lines, " | ")
+}
+
+// locklint runs locklint -json on pkg in modDir: in workspace mode (a
+// go.work ties the module to its siblings; -mod=mod is refused there) or
+// on the module alone. Labels are on non-test files, and test files can
+// import packages the module proxy no longer serves: the package is
+// analysed without its tests.
+func (rn *Runner) locklint(ctx context.Context, modDir, pkg string, workspace bool) (stdout, stderr []byte, err error) {
+	cmd := exec.CommandContext(ctx, rn.Locklint, "-json", "-test=false", pkg)
+	cmd.Dir = modDir
+	if workspace {
+		cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=")
+	} else {
+		cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOWORK=off")
+	}
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	return out.Bytes(), errOut.Bytes(), err
 }
