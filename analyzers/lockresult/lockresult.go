@@ -543,9 +543,9 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 		}
 	}
 	if len(into) > 1 {
-		// Every failure only logs (if err != nil { log } else if !ok {
-		// log }): one finding, the acquire's outcome acted on nowhere,
-		// reported once, at the acquire.
+		// Several failure tests only log (if err != nil { log } else if
+		// !ok { log }): one finding, the acquire's outcome acted on
+		// nowhere, reported once, at the acquire.
 		falls = slices.DeleteFunc(falls, func(d analysis.Diagnostic) bool {
 			return slices.ContainsFunc(into, func(b fallInto) bool { return b.cond.Pos() == d.Pos })
 		})
@@ -563,7 +563,7 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 		related = append(related, analysis.RelatedInformation{Pos: call.Pos(), End: call.End(), Message: "runs without the lock"})
 		falls = append(falls, analysis.Diagnostic{
 			Pos: a.call.Pos(), End: a.call.End(),
-			Message: fmt.Sprintf("when %s fails, neither failure stops the code that needs the lock: %s only fall through, and %s runs without it; stop on failure (return, continue)%s",
+			Message: fmt.Sprintf("when %s fails, %s only fall through into the code that needs the lock: %s runs without it; stop on failure (return, continue)%s",
 				what, joinAnd(tests), shortCall(r.pass, call), useInstead(a)),
 			Related: related,
 		})

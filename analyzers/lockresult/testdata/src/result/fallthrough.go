@@ -134,7 +134,7 @@ func loginHeld(ctx context.Context, email string) {
 // into the section. One finding (the acquire's outcome is acted on
 // nowhere), reported once, at the acquire.
 func checkStock(ctx context.Context, id string) {
-	ok, err := rdb.SetNX(ctx, // want `when SetNX of "lock:stock:" \+ id fails, neither failure stops the code that needs the lock: the error \(err != nil\) and the refusal \(!ok\) only fall through, and db.ExecContext\(...\) runs without it`
+	ok, err := rdb.SetNX(ctx, // want `when SetNX of "lock:stock:" \+ id fails, the error \(err != nil\) and the refusal \(!ok\) only fall through into the code that needs the lock: db.ExecContext\(...\) runs without it; stop on failure \(return, continue\)`
 		"lock:stock:"+id,
 		"1",
 		3*time.Second).Result()
