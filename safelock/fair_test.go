@@ -23,6 +23,10 @@ func TestFairOrder(t *testing.T) {
 	const n = 5
 	order := make(chan int, n)
 	errc := make(chan error, n)
+	// Each waiter keeps the lock until the TryAcquire below has been
+	// tried: otherwise, on a slow machine, all five handoffs can finish
+	// before it and leave the lock free, rightly.
+	tried := make(chan struct{})
 	for i := 0; i < n; i++ {
 		go func() {
 			lease, err := l.Acquire(ctx, "fair", time.Minute)
@@ -31,6 +35,7 @@ func TestFairOrder(t *testing.T) {
 				return
 			}
 			order <- i
+			<-tried
 			errc <- lease.Release(ctx)
 		}()
 		waitQueued(t, c, ks.queue, i+1)
@@ -38,9 +43,11 @@ func TestFairOrder(t *testing.T) {
 	if err := h.Release(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.TryAcquire(ctx, "fair", time.Minute); !errors.Is(err, ErrNotAcquired) {
-		// TryAcquire never jumps the queue; by now someone queued may
-		// hold it, or the queue is still non-empty.
+	_, err = l.TryAcquire(ctx, "fair", time.Minute)
+	close(tried)
+	if !errors.Is(err, ErrNotAcquired) {
+		// TryAcquire never jumps the queue: the release handed the
+		// lock to the first waiter, and four more wait behind it.
 		t.Fatal("TryAcquire got the lock while waiters were queued")
 	}
 	for i := 0; i < n; i++ {
