@@ -50,7 +50,10 @@
 // function taking them keeps when its work succeeds and deletes only on
 // its failure branches, whatever their names, unless that function hands
 // the value it stored to its caller, in a struct or as a result: a token
-// kept to release the lock later is a lock's), and _test.go
+// kept to release the lock later is a lock's; a delete deferred in a
+// branch that returns, if locked { defer releaseLock(ctx, key); return
+// rebuild() }, runs once the work is done, so it is a release, not a
+// failure's rollback), and _test.go
 // files, which delete lock keys on purpose to set up cases.
 //
 // # Why it matters

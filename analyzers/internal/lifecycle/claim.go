@@ -239,13 +239,15 @@ func takesForCaller(fd *ast.FuncDecl) bool {
 // leaves reports whether call runs on a branch that ends by leaving the
 // function or the loop iteration: the if, else or case body around it
 // (or one further out, inside the same loop body) ends in return,
-// continue or panic.
+// continue or panic. A deferred call does not: it runs when the function
+// returns, after the work of its branch (if locked { defer release(key);
+// return rebuild() } gives the lock back once the rebuild is done).
 func leaves(pass *analysis.Pass, call *ast.CallExpr) bool {
 	path := callPath(pass, call)
 	for i, n := range path {
 		var body []ast.Stmt
 		switch n := n.(type) {
-		case *ast.FuncDecl, *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt:
+		case *ast.FuncDecl, *ast.FuncLit, *ast.ForStmt, *ast.RangeStmt, *ast.DeferStmt:
 			return false
 		case *ast.BlockStmt:
 			if i+1 < len(path) {

@@ -425,3 +425,25 @@ func RequestSlot(ctx context.Context, request string) (string, error) {
 	}
 	return orderNo, nil
 }
+
+// A rebuild lock taken and given back through helpers that are handed
+// the key: the release is deferred in the branch that won, so it runs
+// once the rebuild is done, on success as on failure. A lock, whatever
+// the branch's return.
+func tryRebuildLock(ctx context.Context, key string) bool {
+	ok, err := rdb.SetNX(ctx, key, "1", 5*time.Second).Result()
+	return err == nil && ok
+}
+
+func releaseRebuildLock(ctx context.Context, key string) {
+	rdb.Del(ctx, key) // want `lock key is deleted with DEL without checking that this holder still owns it`
+}
+
+func Rebuild(ctx context.Context, user string) error {
+	key := "rebuild:" + user
+	if tryRebuildLock(ctx, key) {
+		defer releaseRebuildLock(ctx, key)
+		return enqueue(ctx, user)
+	}
+	return errBusy
+}
