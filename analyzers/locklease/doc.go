@@ -48,7 +48,8 @@
 //     "_" while the section keeps using the parent context, or runs a
 //     func its function was passed (a helper's LockOnce(ctx, key, fn):
 //     fn() is never told), or while the cancel func is stored (in a
-//     field, a map kept in one, or a sync.Map) or returned
+//     field, a map kept in one, or a sync.Map) or returned, also as a
+//     named result that a bare return hands back
 //     (a wrapper's Lock method: the work runs in its callers, which can
 //     never learn of the loss).
 //   - a keep-alive that drops a failed renewal: an EXPIRE, an owner-checked

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/locklint/locklint/analyzers/internal/docs"
@@ -289,6 +290,51 @@ func droppedLossAnywhere(pass *analysis.Pass, done map[*ast.CallExpr]bool) {
 	}
 }
 
+// namedResultReturned reports whether v, used at id, is a named result of
+// the function around id that a bare return of that function hands back
+// (_, unlock, err = locker.TryWithContext(ctx, key); ...; return).
+func namedResultReturned(info *types.Info, f *ast.File, id *ast.Ident, v types.Object) bool {
+	path, _ := astutil.PathEnclosingInterval(f, id.Pos(), id.End())
+	for _, n := range path {
+		var ft *ast.FuncType
+		var body *ast.BlockStmt
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			ft, body = n.Type, n.Body
+		case *ast.FuncLit:
+			ft, body = n.Type, n.Body
+		default:
+			continue
+		}
+		if ft.Results == nil || body == nil {
+			return false
+		}
+		named := false
+		for _, field := range ft.Results.List {
+			for _, name := range field.Names {
+				if info.Defs[name] == v {
+					named = true
+				}
+			}
+		}
+		if !named {
+			return false
+		}
+		bare := false
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false // its returns are its own
+			case *ast.ReturnStmt:
+				bare = bare || len(n.Results) == 0
+			}
+			return !bare
+		})
+		return bare
+	}
+	return false
+}
+
 // inField reports whether e is a field or an element of one (l.cancel,
 // l.byKey[key]).
 func inField(e ast.Expr) bool {
@@ -313,8 +359,9 @@ func isSyncMapStore(fn *types.Func) bool {
 }
 
 // outlives reports whether the cancel func held by e is stored in a field
-// (directly, in a map kept in one, or in a sync.Map) or returned: the
-// lock outlives the function that took it, so its work runs elsewhere.
+// (directly, in a map kept in one, or in a sync.Map) or returned (also as
+// a named result that a bare return hands back): the lock outlives the
+// function that took it, so its work runs elsewhere.
 func outlives(info *types.Info, f *ast.File, e ast.Expr) bool {
 	id, ok := e.(*ast.Ident)
 	if !ok {
@@ -323,6 +370,9 @@ func outlives(info *types.Info, f *ast.File, e ast.Expr) bool {
 	v := info.ObjectOf(id)
 	if v == nil {
 		return false
+	}
+	if namedResultReturned(info, f, id, v) {
+		return true
 	}
 	found := false
 	uses := func(x ast.Expr) bool {

@@ -73,3 +73,26 @@ func (k *KeyedLocks) LockWatched(ctx context.Context, key string) (context.Conte
 	k.locks.Store(key, cancel)
 	return lost, nil
 }
+
+// NamedLocks hands the cancel func back as a named result, by a bare
+// return: the lock outlives Get as it does when returned by name.
+type NamedLocks struct{}
+
+func (NamedLocks) Get(ctx context.Context, key string) (unlock context.CancelFunc, err error) {
+	_, unlock, err = rlocker.TryWithContext(ctx, key) // want `rueidislock Locker.TryWithContext returns a context that is cancelled when the lock is lost, but it is assigned to _: nothing can learn that the lock is gone`
+	if unlock == nil {
+		unlock = func() {}
+	}
+	return
+}
+
+// Near miss: a named result that no bare return hands back; the lock
+// ends here, before any work.
+func (NamedLocks) Probe(ctx context.Context, key string) (unlock context.CancelFunc, err error) {
+	_, unlock, err = rlocker.TryWithContext(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	unlock()
+	return func() {}, nil
+}
