@@ -29,7 +29,8 @@
 // Expire all keyed serialKey(key)) has no lock in that helper's shape: its
 // generic Del is judged at each call by the key the caller passes, while
 // its own Lock(key)/Unlock(key) pair, named as a lock API, is judged where
-// it is.
+// it is. A Remove(key) beside a LockCall(key, fn) that deletes the key it
+// took is a cache operation, not that lock's release.
 //
 // Each defect is reported once, where the code is wrong: at the DEL (or
 // script call) itself when it is in the package being analysed, even

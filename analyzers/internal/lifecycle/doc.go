@@ -90,7 +90,11 @@
 // methods of one type, or functions of one file) is joined by role when
 // the acquire stores a value made inside the function and the functions
 // are named like lock operations (ByParam); a thin wrapper of the client
-// (SetNX(key, v) / Del(key)) is not, and its callers join instead. On a
+// (SetNX(key, v) / Del(key)) is not, and its callers join instead. A
+// sibling named only by a data verb (Remove, Clear, Reset) joins an
+// acquire that leaves the lock to its caller (LockSlot / RemoveSlot), not
+// one that deletes the key it took (LockCall(key, fn) runs fn and gives
+// the lock back itself, so a cache package's Remove(key) is no release). On a
 // type not named as a lock, a renewal joins only when its name speaks of
 // the lock (RenewLease, not a cache's ExtendTTL).
 //

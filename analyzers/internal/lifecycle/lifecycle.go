@@ -1633,11 +1633,18 @@ func (b *builder) joinByParam(all []located) {
 			continue
 		}
 		l := op.lock
+		// A function that deletes the key it took runs its own section
+		// (LockCall(key, fn): take, run fn, DEL): it hands no lock to its
+		// caller, so a sibling named only by a data verb (Remove(key) of a
+		// cache package) is not its other half.
+		givesBack := slices.ContainsFunc(b.ops[a.fd], func(o *Op) bool {
+			return o.Kind == Delete && o.Via == nil && keyexpr.Same(o.Key, op.Key, true)
+		})
 		for _, o := range all {
 			if o.fd == a.fd || b.keyParam(o.op.Key) < 0 || !b.siblings(a.fd, o.fd) && !b.handleOf(a.fd, o.fd) {
 				continue
 			}
-			paired := pairedRelease(o.fd) && hasWord(a.fd.Name.Name, []string{"acquire", "lock", "obtain"})
+			paired := pairedRelease(o.fd) && hasWord(a.fd.Name.Name, []string{"acquire", "lock", "obtain"}) && !givesBack
 			if o.op.Kind == Acquire || !releaseNamed(o.fd) && !paired {
 				continue
 			}
