@@ -9,7 +9,9 @@
 // renews, that the lock is still its own. It must be unique to one
 // acquisition: a random token. The analyzer reports a key acquired with
 // NX (SET NX, SETNX, SetNX, SetArgs{Mode: "NX"}, rueidis Nx(), a Lua
-// script's SET NX of ARGV[1]) whose value is built only from
+// script's SET NX of ARGV[1], or its SET where it found the key absent:
+// if redis.call('GET', KEYS[1]) == false then SET ...) whose value is
+// built only from
 //
 //   - constants: "1", 1, true, "locked", also one the acquire's Lua script
 //     writes itself (SETEX KEYS[1] 60 '1' once it saw the key free;

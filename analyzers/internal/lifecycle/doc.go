@@ -54,6 +54,7 @@
 // Op.ViaWhere the file:line inside it, Op.Cmd is nil). Kinds:
 //
 //	Acquire  SET NX, SETNX, SetNX, SetArgs{Mode:"NX"}, rueidis Nx(), a script's SET NX
+//	         (or its SET after it saw the key absent: GET == false, not GET, EXISTS == 0)
 //	         TTL: expiry set atomically; NoTTL: certainly none (0, absent, KEEPTTL)
 //	Delete   DEL, UNLINK, GETDEL, DELEX, a script's DEL       Checked: owner-checked
 //	Expire   EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT, a script's  Checked: owner-checked

@@ -308,6 +308,15 @@ func Parse(src string) *Script {
 				if key > 0 && testsZero(toks, i) {
 					absent[key] = absence(toks, i, false)
 				}
+			case "GET":
+				// The read tested in place, as a local's would be:
+				// if redis.call('GET', KEYS[1]) == false then, or
+				// if not redis.call('GET', KEYS[1]) then.
+				if j := callEnd(toks, i); key > 0 && j+2 < len(toks) && (toks[j+1].text == "==" || toks[j+1].text == "~=") && (toks[j+2].text == "false" || toks[j+2].text == "nil") {
+					absent[key] = absence(toks, j+1, toks[j+1].text == "~=")
+				} else if key > 0 && i > 0 && toks[i-1].text == "not" {
+					absent[key] = absence(toks, i-1, false)
+				}
 			case "HSETNX":
 				e.NX = true
 			case "HSET", "HINCRBY", "HMSET", "SET":

@@ -25,6 +25,10 @@ func (s *Script) SetValueArg(key int) int {
 		}
 		return 0, i
 	}
+	nxAt := map[int]bool{}
+	for _, e := range s.Effects {
+		nxAt[e.at] = nxAt[e.at] || e.NX
+	}
 	found := 0
 	fields := map[string]int{} // fixed hash field -> the ARGV stored in it
 	for i := 0; i < len(toks); i++ {
@@ -75,7 +79,7 @@ func (s *Script) SetValueArg(key int) int {
 			continue
 		}
 		if !hash {
-			nx := cmd == "SETNX"
+			nx := cmd == "SETNX" || nxAt[i] // or a SET where the script saw the key absent
 			for _, a := range callArgs(toks, i) {
 				nx = nx || strings.EqualFold(a, "NX")
 			}

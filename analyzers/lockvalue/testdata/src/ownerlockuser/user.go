@@ -81,3 +81,11 @@ func marker(rdb redis.Cmdable) *ownerlock.Marker {
 func fresh(rdb redis.Cmdable) *ownerlock.Fresh {
 	return ownerlock.NewFresh(rdb, "initial")
 }
+
+func scriptLock(rdb *redis.Client) *ownerlock.ScriptLock {
+	return ownerlock.NewScriptLock(rdb, "lock:pack", "red_pack") // want `the constant "red_pack" is passed to ownerlock.NewScriptLock`
+}
+
+func refresher(rdb *redis.Client) *ownerlock.Refresher {
+	return ownerlock.NewRefresher(rdb, "lock:pack", "red_pack")
+}
