@@ -458,7 +458,9 @@ func (env *Env) flatten(e ast.Expr, parts *[]string, anchored *bool, depth int, 
 }
 
 // anchoringConstant reports whether a concatenation has a constant part
-// that names keys ("seat_lock:" + ...).
+// that names keys ("seat_lock:" + ...), or a configured prefix named for
+// locks (s.config.LockKeyPrefix + ...: a field of the receiver or of a
+// package variable, not of a local).
 func (env *Env) anchoringConstant(e ast.Expr) bool {
 	e = ast.Unparen(e)
 	if tv, ok := env.Info.Types[e]; ok && tv.Value != nil && tv.Value.Kind() == constant.String {
@@ -467,7 +469,38 @@ func (env *Env) anchoringConstant(e ast.Expr) bool {
 	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == token.ADD {
 		return env.anchoringConstant(b.X) || env.anchoringConstant(b.Y)
 	}
+	if sel, ok := e.(*ast.SelectorExpr); ok && lockPrefixName(sel.Sel.Name) {
+		if s, ok := env.Info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+			return env.rootedOutsideLocals(sel.X)
+		}
+	}
 	return false
+}
+
+// lockPrefixName reports whether a field's name says it holds the prefix
+// of lock keys (LockKeyPrefix, lockPrefix, MutexPrefix).
+func lockPrefixName(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "prefix") && (strings.Contains(n, "lock") || strings.Contains(n, "mutex"))
+}
+
+// rootedOutsideLocals reports whether e, a chain of field selections,
+// starts at the receiver or at a package variable.
+func (env *Env) rootedOutsideLocals(e ast.Expr) bool {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			if v, ok := env.Info.Uses[x.Sel].(*types.Var); ok && !v.IsField() && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+				return true // pkg.Config
+			}
+			e = x.X
+		case *ast.Ident:
+			v, ok := env.Info.Uses[x].(*types.Var)
+			return ok && (v == env.Recv || v.Pkg() != nil && v.Parent() == v.Pkg().Scope())
+		default:
+			return false
+		}
+	}
 }
 
 // component renders a part of a key built by formatting: an argument of
@@ -496,6 +529,17 @@ func (env *Env) component(e ast.Expr, anchored *bool, depth int) string {
 					args[i] = env.component(a, anchored, depth+1)
 				}
 				return "call(fmt.Sprint," + strings.Join(args, ",") + ")"
+			}
+		}
+	}
+	// A local that only copies such a field (messageID := pc.MessageID)
+	// is that field.
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok && env.Defs != nil && env.Params != nil {
+		if v, ok := env.Info.Uses[id].(*types.Var); ok && !v.IsField() && v.Pkg() != nil && v.Parent() != v.Pkg().Scope() {
+			if _, param := env.Params[v]; !param {
+				if def, ok := env.Defs.Single(v).(*ast.SelectorExpr); ok {
+					return env.component(def, anchored, depth+1)
+				}
 			}
 		}
 	}

@@ -84,9 +84,12 @@
 // (locals and parameters as *) across functions when it is anchored by a
 // constant, a field, a package variable or a helper call (also one of a
 // function kept in a field or a package variable: s.keyFunc(chat)). Inside a
-// format or concatenation with a constant that names keys, a field of a
-// local or parameter counts as a local (Sprintf("seat_lock:%d:%d", t,
-// seat.SeatNo) is the key Sprintf("seat_lock:%d:%d", t, seatNo) makes). A lock API
+// format or concatenation with a constant that names keys, or with a
+// configured prefix named for locks (s.cfg.LockKeyPrefix + ..., a field of
+// the receiver or a package variable), a field of a local or parameter
+// counts as a local, and so does a local that only copies one (id :=
+// w.ID): Sprintf("seat_lock:%d:%d", t, seat.SeatNo) is the key
+// Sprintf("seat_lock:%d:%d", t, seatNo) makes. A lock API
 // whose functions take the key as a parameter (Lock(key) / Unlock(key)
 // methods of one type, or functions of one file) is joined by role when
 // the acquire stores a value made inside the function and the functions
@@ -169,7 +172,10 @@
 // r.serialize(v), or the Marshal/Encode/Serialize method of a serializer
 // kept in a package variable or field, as jsoniter's is): a constant stays
 // constant. FactOp.InLock (Op.Judged at callers) says the
-// helper's own package already saw the op in a lock, so rules report the
+// helper's own package already saw the op in a lock (not a client
+// adapter's SetNX(key)/Del(key) named after their commands on the
+// caller's key, joined there only by the prefix they add: the callers
+// judge those), so rules report the
 // defect there, once. A wrapper's own parameters travel in its fact too:
 // TTLParam (a caller's constant 0 is an acquire without expiry) and
 // ScriptParam/ScriptKey (exec(ctx, c, key, script, args...): the

@@ -1993,6 +1993,18 @@ func commandWrapper(fd *ast.FuncDecl) bool {
 	return false
 }
 
+// takenByWrappers reports whether every acquire of l is a client
+// wrapper's own command (SetNX(key, v, ttl) of an adapter) on a key made
+// from its parameter: whatever lock there is, its callers hold it.
+func (l *Lock) takenByWrappers() bool {
+	for _, a := range l.Acquires {
+		if a.Via != nil || !commandWrapper(a.In.Decl) || !a.Key.HasParams() {
+			return false
+		}
+	}
+	return len(l.Acquires) > 0
+}
+
 // outcomeIgnored is OutcomeIgnored through helpers of this package: an
 // acquire in a helper whose own SETNX result is ignored hands its caller
 // an error at most, not the NX outcome. An imported helper's is taken as
@@ -2317,7 +2329,10 @@ func (b *builder) exportFacts() {
 		}
 		for _, op := range b.ops[fd] {
 			// An acquire alone is not a lifecycle: callers may complete it.
-			if op.fact >= 0 && op.fact < len(f.Ops) && op.lock != nil && (op.Kind != Acquire || len(op.lock.Ops) > 0) {
+			// Nor are a client wrapper's SetNX(key) and Del(key), joined
+			// by the prefix it adds to every key: its callers judge them
+			// with their own keys.
+			if op.fact >= 0 && op.fact < len(f.Ops) && op.lock != nil && (op.Kind != Acquire || len(op.lock.Ops) > 0) && !op.lock.takenByWrappers() {
 				f.Ops[op.fact].InLock = true
 			}
 		}
