@@ -17,7 +17,7 @@
 //     order and case, and Script.Do/Send.
 //   - rueidis.go: rueidis command builders (B().Set().Key(k)...Build()) and
 //     rueidis.NewLuaScript(...).Exec.
-//   - gredis.go: GoFrame's gredis client (g.Redis().SetNX, Do, Eval).
+//   - gredis.go: GoFrame's gredis client (g.Redis().SetNX, Do, Eval; v1's Do without a context).
 //   - gozero.go: go-zero's *redis.Redis (SetnxEx, DelCtx, EvalCtx).
 //   - radix.go: mediocregopher/radix v3 and v4 actions (radix.Cmd,
 //     radix.FlatCmd, EvalScript.Cmd), sent later by a client's Do; and

@@ -11,7 +11,7 @@ func isGoFrame(path string) bool {
 	return path == "github.com/gogf/gf/v2/database/gredis" || path == "github.com/gogf/gf/database/gredis"
 }
 
-// goFrame models a call of GoFrame's gredis client (g.Redis() is a
+// goFrame models a call of GoFrame's gredis client, v2 and v1 (g.Redis() is a
 // *gredis.Redis, whose command methods come from the adapter interfaces
 // it embeds): Do(ctx, "SET", args...) like redigo's Do, SetNX (which has
 // no TTL), SetEX and Expire in seconds, PExpire in milliseconds, Del,
@@ -23,10 +23,29 @@ func (p *parser) goFrame(call *ast.CallExpr, fn *types.Func) *Command {
 		return nil // Instance, SetConfig, ...: not commands
 	}
 	cmd, args := p.methodCommand(call, fn, GoFrame)
-	if cmd.CtxArg == nil {
-		return nil // every gredis command takes a context first
-	}
 	spread := call.Ellipsis.IsValid()
+	if cmd.CtxArg == nil {
+		// Every v2 command takes a context first. GoFrame v1 sends
+		// commands as redigo does, Do("SET", args...) on the client or a
+		// connection (DoVar too; the WithTimeout forms take the timeout
+		// first).
+		if fn.Pkg().Path() != "github.com/gogf/gf/database/gredis" {
+			return nil
+		}
+		switch fn.Name() {
+		case "Do", "DoVar":
+		case "DoWithTimeout", "DoVarWithTimeout":
+			args = args[min(1, len(args)):]
+		default:
+			return nil
+		}
+		word, ok := constString(p.info, argAt(args, 0))
+		if !ok {
+			return nil
+		}
+		p.rawArgs(cmd, word, args[1:], spread)
+		return cmd
+	}
 	arg := func(i int) ast.Expr { return argAt(args, i) }
 	switch name := fn.Name(); name {
 	case "Do":

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	gv1 "github.com/gogf/gf/database/gredis"
+	"github.com/gogf/gf/frame/g"
 	"github.com/gogf/gf/v2/database/gredis"
 )
 
@@ -21,4 +23,14 @@ func goFrame(ctx context.Context, r *gredis.Redis, k, v string, n int64) {
 	r.Do(ctx, "SET", k, v, "NX", "PX", time.Second)                       // want `^gredis SET key=k value=v NX ttl=time.Second/ms$`
 	r.Eval(ctx, `return redis.call('DEL', KEYS[1])`, 1, []string{k}, nil) // want `^gredis EVAL key=k script\(del=true,checked=false\)$`
 	gredis.Instance()
+}
+
+func goFrameV1(r *gv1.Redis, k, v string) {
+	g.Redis().Do("SET", k, 1, "ex", 3600, "nx")          // want `^gredis SET key=k value=1 NX ttl=3600/s$`
+	g.Redis().Do("DEL", k)                               // want `^gredis DEL key=k$`
+	r.DoVar("GET", k)                                    // want `^gredis GET key=k$`
+	r.DoWithTimeout(time.Second, "SET", k, v, "PX", 500) // want `^gredis SET key=k value=v ttl=500/ms$`
+	r.Conn().Do("EXPIRE", k, 30)                         // want `^gredis EXPIRE key=k ttl=30/s$`
+	r.Ctx(context.Background()).Do("SET", k, v, "NX")    // want `^gredis SET key=k value=v NX noexpiry$`
+	r.Close()                                            // not a command
 }
