@@ -25,9 +25,12 @@ func (s *Script) SetValueArg(key int) int {
 		}
 		return 0, i
 	}
+	// SETs made where the script saw the key absent, unless the script
+	// first checked that the caller holds some lock: then it is a holder
+	// seeding data, not taking a key.
 	nxAt := map[int]bool{}
 	for _, e := range s.Effects {
-		nxAt[e.at] = nxAt[e.at] || e.NX
+		nxAt[e.at] = nxAt[e.at] || e.NX && !e.Checked
 	}
 	found := 0
 	fields := map[string]int{} // fixed hash field -> the ARGV stored in it

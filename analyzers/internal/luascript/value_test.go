@@ -13,14 +13,15 @@ func TestSetValueArg(t *testing.T) {
 		{"local k = KEYS[1]\nlocal tok = ARGV[3]\nreturn redis.call('SET', k, tok, 'NX')", 1, 3},
 		{`redis.call('SETNX', KEYS[2], ARGV[1])`, 2, 1},
 		{`redis.call('SETNX', KEYS[2], ARGV[1])`, 1, 0},
-		{`return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])`, 1, 0},                                                              // no NX
-		{"if redis.call('GET', KEYS[1]) == false then redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) return 1 end return 0", 1, 1},   // SET where the key is absent
-		{"if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) return 1 end return 0", 1, 0}, // a renewal of the owner's key
-		{`return redis.call('SET', KEYS[1], 'v' .. ARGV[1], 'NX')`, 1, 0},                                                                // computed
-		{`redis.call('SET', KEYS[1], ARGV[1], 'NX') redis.call('SET', KEYS[1], ARGV[2], 'NX')`, 1, 0},                                    // ambiguous
-		{"if redis.call('exists', KEYS[1]) == 0 then redis.call('hincrby', KEYS[1], ARGV[2], 1) end", 1, 2},                              // owner field
-		{"redis.call('HSET', KEYS[1], 'w', ARGV[1])", 1, 1},                                                                              // owner in a fixed field
-		{"redis.call('HSET', KEYS[1], 'w', 'x' .. ARGV[1])", 1, 0},                                                                       // computed
+		{`return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])`, 1, 0},                                                                                              // no NX
+		{"if redis.call('GET', KEYS[1]) == false then redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) return 1 end return 0", 1, 1},                                   // SET where the key is absent
+		{"if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2]) return 1 end return 0", 1, 0},                                 // a renewal of the owner's key
+		{"if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end if redis.call('EXISTS', KEYS[2]) == 0 then redis.call('SET', KEYS[2], ARGV[2]) end return 1", 2, 0}, // a holder of KEYS[1] seeding KEYS[2]
+		{`return redis.call('SET', KEYS[1], 'v' .. ARGV[1], 'NX')`, 1, 0},                                                                                                // computed
+		{`redis.call('SET', KEYS[1], ARGV[1], 'NX') redis.call('SET', KEYS[1], ARGV[2], 'NX')`, 1, 0},                                                                    // ambiguous
+		{"if redis.call('exists', KEYS[1]) == 0 then redis.call('hincrby', KEYS[1], ARGV[2], 1) end", 1, 2},                                                              // owner field
+		{"redis.call('HSET', KEYS[1], 'w', ARGV[1])", 1, 1},                                                                                                              // owner in a fixed field
+		{"redis.call('HSET', KEYS[1], 'w', 'x' .. ARGV[1])", 1, 0},                                                                                                       // computed
 		// Several fixed fields: the owner is the one compared with its argument.
 		{"if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'expire', ARGV[2]) return 1 " +
 			"elseif redis.call('HGET', KEYS[1], 'owner') == ARGV[1] then redis.call('HSET', KEYS[1], 'expire', ARGV[2]) return 1 end return 0", 1, 1},
