@@ -30,8 +30,10 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -477,11 +479,40 @@ func (env *Env) anchoringConstant(e ast.Expr) bool {
 	return false
 }
 
-// lockPrefixName reports whether a field's name says it holds the prefix
-// of lock keys (LockKeyPrefix, lockPrefix, MutexPrefix).
+// lockPrefixName reports whether a field's name says, in whole words, that
+// it holds the prefix of lock keys (LockKeyPrefix, locksPrefix,
+// LOCKER_PREFIX, MutexPrefix; not KeyPrefixBlockHash, where "lock" is
+// inside Block, nor loginLockoutPrefix).
 func lockPrefixName(name string) bool {
-	n := strings.ToLower(name)
-	return strings.Contains(n, "prefix") && (strings.Contains(n, "lock") || strings.Contains(n, "mutex"))
+	ws := Words(name)
+	return slices.Contains(ws, "prefix") && slices.ContainsFunc(ws, func(w string) bool {
+		return w == "mutex" || strings.HasPrefix(w, "lock") && w != "lockout"
+	})
+}
+
+// Words splits an identifier into lower-case words: LockDel ->
+// lock, del; unlock_all -> unlock, all; HTTPLock -> http, lock.
+func Words(name string) []string {
+	var words []string
+	start := 0
+	rs := []rune(name)
+	flush := func(i int) {
+		if i > start {
+			words = append(words, strings.ToLower(string(rs[start:i])))
+		}
+		start = i
+	}
+	for i := 0; i < len(rs); i++ {
+		switch {
+		case rs[i] == '_' || unicode.IsDigit(rs[i]):
+			flush(i)
+			start = i + 1
+		case i > 0 && unicode.IsUpper(rs[i]) && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])):
+			flush(i)
+		}
+	}
+	flush(len(rs))
+	return words
 }
 
 // rootedOutsideLocals reports whether e, a chain of field selections,

@@ -314,3 +314,24 @@ func TestPrefixedParam(t *testing.T) {
 		}
 	}
 }
+
+func TestLockPrefixName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"LockKeyPrefix":         true,
+		"lockPrefix":            true,
+		"LOCK_ROOMSTATE_PREFIX": true,
+		"PrefixPriceSyncLock":   true,
+		"MutexPrefix":           true,
+		"locksPrefix":           true,
+		"LOCKER_PREFIX":         true,
+		"loginLockoutPrefix":    false,
+		"KeyPrefix":             false,
+		"KeyPrefixBlockHash":    false, // "lock" inside Block
+		"ClockPrefix":           false,
+		"LockTTL":               false,
+	} {
+		if got := lockPrefixName(name); got != want {
+			t.Errorf("lockPrefixName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

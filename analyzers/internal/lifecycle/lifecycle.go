@@ -2195,30 +2195,8 @@ func hasWord(name string, words []string) bool {
 	return false
 }
 
-// splitWords splits an identifier into lower-case words: LockDel ->
-// lock, del; unlock_all -> unlock, all; HTTPLock -> http, lock.
-func splitWords(name string) []string {
-	var words []string
-	start := 0
-	rs := []rune(name)
-	flush := func(i int) {
-		if i > start {
-			words = append(words, strings.ToLower(string(rs[start:i])))
-		}
-		start = i
-	}
-	for i := 0; i < len(rs); i++ {
-		switch {
-		case rs[i] == '_' || unicode.IsDigit(rs[i]):
-			flush(i)
-			start = i + 1
-		case i > 0 && unicode.IsUpper(rs[i]) && (unicode.IsLower(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])):
-			flush(i)
-		}
-	}
-	flush(len(rs))
-	return words
-}
+// splitWords splits an identifier into lower-case words (keyexpr.Words).
+func splitWords(name string) []string { return keyexpr.Words(name) }
 
 // containsAny reports whether s contains one of words, ignoring case.
 func containsAny(s string, words []string) bool {
