@@ -107,7 +107,10 @@
 // function of the package that stores that parameter in a field
 // (return newLock(c, key, token), newLock returning &Lock{key: key}),
 // also names the lock wherever that field is used, so a Release method
-// of the returned value joins. Acquires whose keys name one field
+// of the returned value joins. A handle that keeps only the name the key
+// was made from (SETNX(prefix+key) beside &jobLock{key: key}) names the
+// lock where it rebuilds the key with the same prefix (prefix+l.key),
+// not where it puts another prefix before the name. Acquires whose keys name one field
 // (TryLock and Lock building the same handle) are one lock.
 //
 // Keys that are never acquired with NX (caches, sessions, rate-limit

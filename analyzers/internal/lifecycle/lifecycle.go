@@ -1349,6 +1349,7 @@ func (b *builder) joinLocks() {
 			}
 		}
 	}
+	b.aliasRebuiltKeys(stores, fdOf, aliases)
 	handles := b.aliasThroughConstructors(stores, fdOf, aliases)
 	for _, a := range all {
 		if a.op.Kind == Acquire {
@@ -1446,6 +1447,35 @@ func (b *builder) markWrappersUsedAsLocks(all []located) {
 		}
 	}
 }
+
+// aliasRebuiltKeys adds to aliases the keys a handle rebuilds from the
+// name it keeps: an acquire of prefix+key that stores only key in the
+// handle it returns (&redisLock{key: key}) is released and renewed
+// where the handle rebuilds prefix+l.key. The acquire's key with the
+// field in place of the name is that lock's key, when nothing else in it
+// depends on the acquiring function's parameters or locals.
+func (b *builder) aliasRebuiltKeys(stores []fieldStore, fdOf map[*Op]*ast.FuncDecl, aliases map[string][]*Lock) {
+	for _, st := range stores {
+		name := st.value.Exact
+		if !placeholderOnly.MatchString(name) {
+			continue
+		}
+		for _, l := range b.locks {
+			for _, acq := range l.Acquires {
+				if fdOf[acq] != st.fd || acq.Via != nil || acq.Key.Exact == name || !strings.Contains(acq.Key.Exact, name) {
+					continue
+				}
+				alias := strings.ReplaceAll(acq.Key.Exact, name, st.field.Exact)
+				if !strings.Contains(alias, "$") && !slices.Contains(aliases[alias], l) {
+					aliases[alias] = append(aliases[alias], l)
+				}
+			}
+		}
+	}
+}
+
+// placeholderOnly matches a key that is one parameter or local.
+var placeholderOnly = regexp.MustCompile(`^\$[pl]\d+\$$`)
 
 // aliasThroughConstructors adds to aliases the fields that a function of
 // the package fills from its parameter (newLock(c, key, value) returning
