@@ -2,10 +2,14 @@ package lockresult
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
+	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 	"github.com/locklint/locklint/analyzers/internal/locklib"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // signal says how an acquire reports that someone else holds the lock.
@@ -176,4 +180,97 @@ func libAcquire(info *types.Info, call *ast.CallExpr) *acquire {
 		}
 	}
 	return a
+}
+
+// sentinelAcquire describes a call named as taking a lock (lock.Lock(ctx),
+// an interface method whose implementation no fact describes) whose error
+// the test right after it compares with a lock library's refusal
+// sentinel (if err = lock.Lock(ctx); err != nil && err !=
+// redislock.ErrNotObtained): the code says the call is an acquire that
+// refuses by error. nil otherwise.
+func sentinelAcquire(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) *acquire {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || !acquireNamed(fn.Name()) {
+		return nil
+	}
+	results := fn.Type().(*types.Signature).Results()
+	if results.Len() == 0 || !isErrorType(results.At(results.Len()-1).Type()) {
+		return nil
+	}
+	errVar, cond := testedAfter(info, fd.Body, call, results.Len())
+	if errVar == nil || !comparesWithRefusal(info, cond, errVar) {
+		return nil
+	}
+	return &acquire{
+		call: call, name: lifecycle.FuncName(fn), signal: byError, lib: true,
+		okAt: -1, replyAt: -1, handleAt: -1, errAt: results.Len() - 1,
+	}
+}
+
+// testedAfter finds the statement that assigns call's n results (x, err
+// := call, or err = call) and returns the error variable and the
+// condition of the if statement that has it as its init, or of the if
+// statement right after it.
+func testedAfter(info *types.Info, body *ast.BlockStmt, call *ast.CallExpr, n int) (*types.Var, ast.Expr) {
+	var errVar *types.Var
+	var cond ast.Expr
+	assigns := func(st ast.Stmt) bool {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != call || len(as.Lhs) != n {
+			return false
+		}
+		id, ok := as.Lhs[n-1].(*ast.Ident)
+		if !ok {
+			return false
+		}
+		errVar, _ = info.ObjectOf(id).(*types.Var)
+		return errVar != nil
+	}
+	ast.Inspect(body, func(node ast.Node) bool {
+		if cond != nil {
+			return false
+		}
+		switch node := node.(type) {
+		case *ast.IfStmt:
+			if node.Init != nil && assigns(node.Init) {
+				cond = node.Cond
+			}
+		case *ast.BlockStmt:
+			for i, st := range node.List {
+				if i+1 < len(node.List) && assigns(st) {
+					if is, ok := node.List[i+1].(*ast.IfStmt); ok && is.Init == nil {
+						cond = is.Cond
+					}
+				}
+			}
+		}
+		return true
+	})
+	if cond == nil {
+		return nil, nil
+	}
+	return errVar, cond
+}
+
+// comparesWithRefusal reports whether cond compares err with a lock
+// library's refusal sentinel named as such (err != ErrNotObtained,
+// errors.Is(err, ErrLockNotObtained)); a client's nil reply (redis.Nil)
+// is no evidence here, as a GET's error is tested with it too.
+func comparesWithRefusal(info *types.Info, cond ast.Expr, errVar *types.Var) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if n.Op == token.EQL || n.Op == token.NEQ {
+				found = found || keyexpr.VarOf(info, n.X) == errVar && namedRefusal(info, n.Y) || keyexpr.VarOf(info, n.Y) == errVar && namedRefusal(info, n.X)
+			}
+		case *ast.CallExpr:
+			fn, _ := typeutil.Callee(info, n).(*types.Func)
+			if fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "errors" && fn.Name() == "Is" && len(n.Args) == 2 {
+				found = found || keyexpr.VarOf(info, n.Args[0]) == errVar && namedRefusal(info, n.Args[1])
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -30,7 +30,17 @@
 //     whose success branch returns or gives the lock back inside (if ok
 //     { go func() { defer del(); work() }() }; a release it defers to
 //     the function's end does not count), runs after it only what every
-//     non-holder runs. When the error and the refusal both fall through
+//     non-holder runs. A guard that stops every error but the refusal
+//     (if err != nil && err != redislock.ErrNotObtained { return err },
+//     or && !errors.Is(err, ...), or redis.Nil after SetArgs NX) lets a
+//     lock held elsewhere into the code after it, unless a later test
+//     stops it. A call named as an acquire (Lock, TryLock, Obtain, ...)
+//     that no fact describes (an interface's Lock(ctx) error implemented
+//     in a package that imports this one) is an acquire that refuses by
+//     error when the if statement that tests its error compares it with
+//     a lock library's refusal sentinel (a package error variable named
+//     ErrNotObtained, ErrNotAcquired, ErrNotLocked, ErrAlreadyLocked,
+//     ErrLockTaken, ErrLockHeld), and is judged the same way. When the error and the refusal both fall through
 //     (if err != nil { log } else if !ok { log }), the acquire's outcome
 //     is acted on nowhere: one report, at the acquire, names both tests;
 //   - an error branch that counts the failure as a grant: if err != nil {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -122,6 +123,12 @@ func (f *flow) compare(x ast.Expr, op token.Token, y ast.Expr) (int, failed) {
 		}
 		if eq {
 			return 0, failErr // err == redis.Nil fails
+		}
+		if refusalSentinel(f.info, y) {
+			// err != redislock.ErrNotObtained is false when the lock is
+			// held elsewhere: that failure takes the false edge (if err
+			// != nil && err != ErrNotObtained { return err } lets it in).
+			return 1, failErr
 		}
 		return -1, 0
 	case f.out.handle.matches(f.info, x), f.out.reply.matches(f.info, x):
@@ -402,6 +409,41 @@ func setsFlag(n ast.Node) bool {
 		return n.Tok != token.DEFINE
 	case *ast.IncDecStmt:
 		return true
+	}
+	return false
+}
+
+// refusalSentinel reports whether e is a package error variable that a
+// lock library returns when another owner holds the lock: its name says
+// so (ErrNotObtained, ErrNotAcquired, ErrLockNotObtained, ErrNotLocked,
+// ErrAlreadyLocked, ErrLockTaken), or it is the nil reply of a client's
+// SET NX (go-redis redis.Nil, redigo's ErrNil, rueidis Nil).
+func refusalSentinel(info *types.Info, e ast.Expr) bool {
+	v := keyexpr.VarOf(info, e)
+	if v == nil || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !types.Identical(v.Type(), types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	switch v.Pkg().Path() + "." + v.Name() {
+	case "github.com/redis/go-redis/v9.Nil", "github.com/go-redis/redis/v8.Nil", "github.com/go-redis/redis/v7.Nil",
+		"github.com/go-redis/redis.Nil", "github.com/gomodule/redigo/redis.ErrNil", "github.com/garyburd/redigo/redis.ErrNil",
+		"github.com/redis/rueidis.Nil":
+		return true
+	}
+	return namedRefusal(info, e)
+}
+
+// namedRefusal reports whether e is a package error variable whose name
+// says another owner holds the lock.
+func namedRefusal(info *types.Info, e ast.Expr) bool {
+	v := keyexpr.VarOf(info, e)
+	if v == nil || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !types.Identical(v.Type(), types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	name := strings.ToLower(v.Name())
+	for _, w := range []string{"notobtained", "notacquired", "notlocked", "alreadylocked", "locktaken", "lockheld"} {
+		if strings.Contains(name, w) {
+			return true
+		}
 	}
 	return false
 }

@@ -150,6 +150,8 @@ func (r *runner) funcDecl(file *ast.File, fd *ast.FuncDecl) {
 			r.check(file, fd, a, nil)
 		} else if a := r.wrapperAcquire(fd, call); a != nil {
 			r.check(file, fd, a, nil)
+		} else if a := sentinelAcquire(info, fd, call); a != nil {
+			r.check(file, fd, a, nil)
 		}
 		return true
 	})
@@ -506,7 +508,23 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 			continue
 		}
 		join := r.fallThroughJoin(g, f, b.Succs[edge])
-		if ret := r.answersHeld(fd, f, b.Succs[edge], join); ret != nil {
+		var let ast.Expr // the refusal sentinel a guard lets through
+		if join == nil && edge == 1 {
+			join, let = passedGuard(info, b)
+		}
+		if let != nil {
+			if call := f.search(b, edge, tested, join); call != nil {
+				falls = append(falls, analysis.Diagnostic{
+					Pos: cond.Pos(), End: cond.End(),
+					Message: fmt.Sprintf("when the lock is held elsewhere, %s fails with %s, which this test lets through (%s): the code after it needs the lock and %s runs without it; stop on that error too (if err != nil)%s",
+						what, fixes.Source(r.pass, let), fixes.Source(r.pass, cond), shortCall(r.pass, call), useInstead(a)),
+					Related: []analysis.RelatedInformation{
+						{Pos: a.call.Pos(), End: a.call.End(), Message: "the acquire"},
+						{Pos: call.Pos(), End: call.End(), Message: "runs without the lock"},
+					},
+				})
+			}
+		} else if ret := r.answersHeld(fd, f, b.Succs[edge], join); ret != nil {
 			falls = append(falls, analysis.Diagnostic{
 				Pos: cond.Pos(), End: cond.End(),
 				Message: fmt.Sprintf("when %s fails (%s), this branch falls through to %s: %s tells its callers it holds the lock when it does not, and they run their section without it; return the failure (an error, or false)%s",
@@ -587,6 +605,42 @@ func joinAnd(s []string) string {
 		return strings.Join(s, "")
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// passedGuard returns the block after a guard that leaves (if err != nil
+// && err != redislock.ErrNotObtained { return err }) when its condition
+// excludes a refusal sentinel, and that sentinel: the refused acquire
+// passes the guard into the code after it. nil, nil otherwise.
+func passedGuard(info *types.Info, b *cfg.Block) (*cfg.Block, ast.Expr) {
+	then, done := b.Succs[0], b.Succs[1]
+	is, ok := then.Stmt.(*ast.IfStmt)
+	if then.Kind != cfg.KindIfThen || done.Kind != cfg.KindIfDone || !ok || is.Else != nil || len(is.Body.List) == 0 {
+		return nil, nil
+	}
+	switch last := is.Body.List[len(is.Body.List)-1].(type) {
+	case *ast.ReturnStmt:
+	case *ast.BranchStmt:
+		if last.Tok != token.CONTINUE && last.Tok != token.BREAK {
+			return nil, nil
+		}
+	default:
+		return nil, nil
+	}
+	var let ast.Expr
+	ast.Inspect(is.Cond, func(n ast.Node) bool {
+		if be, ok := n.(*ast.BinaryExpr); ok && be.Op == token.NEQ && let == nil {
+			for _, side := range []ast.Expr{be.X, be.Y} {
+				if refusalSentinel(info, side) {
+					let = side
+				}
+			}
+		}
+		return let == nil
+	})
+	if let == nil {
+		return nil, nil
+	}
+	return done, let
 }
 
 // fallThroughJoin returns the block after an if statement whose then
