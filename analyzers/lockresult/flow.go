@@ -419,15 +419,25 @@ func setsFlag(n ast.Node) bool {
 // ErrAlreadyLocked, ErrLockTaken), or it is the nil reply of a client's
 // SET NX (go-redis redis.Nil, redigo's ErrNil, rueidis Nil).
 func refusalSentinel(info *types.Info, e ast.Expr) bool {
-	v := keyexpr.VarOf(info, e)
-	if v == nil || v.Pkg() == nil || v.Parent() != v.Pkg().Scope() || !types.Identical(v.Type(), types.Universe.Lookup("error").Type()) {
+	var id *ast.Ident
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		id = e.Sel
+	default:
 		return false
 	}
-	switch v.Pkg().Path() + "." + v.Name() {
-	case "github.com/redis/go-redis/v9.Nil", "github.com/go-redis/redis/v8.Nil", "github.com/go-redis/redis/v7.Nil",
-		"github.com/go-redis/redis.Nil", "github.com/gomodule/redigo/redis.ErrNil", "github.com/garyburd/redigo/redis.ErrNil",
-		"github.com/redis/rueidis.Nil":
-		return true
+	// go-redis's Nil is a constant; redigo's ErrNil and rueidis's Nil
+	// are variables.
+	obj := info.Uses[id]
+	if obj != nil && obj.Pkg() != nil && obj.Parent() == obj.Pkg().Scope() {
+		switch obj.Pkg().Path() + "." + obj.Name() {
+		case "github.com/redis/go-redis/v9.Nil", "github.com/go-redis/redis/v8.Nil", "github.com/go-redis/redis/v7.Nil",
+			"github.com/go-redis/redis.Nil", "github.com/gomodule/redigo/redis.ErrNil", "github.com/garyburd/redigo/redis.ErrNil",
+			"github.com/redis/rueidis.Nil":
+			return true
+		}
 	}
 	return namedRefusal(info, e)
 }
