@@ -124,10 +124,11 @@ func (f *flow) compare(x ast.Expr, op token.Token, y ast.Expr) (int, failed) {
 		if eq {
 			return 0, failErr // err == redis.Nil fails
 		}
-		if refusalSentinel(f.info, y) {
+		if f.a.signal == byError && refusalSentinel(f.info, y) {
 			// err != redislock.ErrNotObtained is false when the lock is
 			// held elsewhere: that failure takes the false edge (if err
 			// != nil && err != ErrNotObtained { return err } lets it in).
+			// SetNX answers a held lock with false, not with an error.
 			return 1, failErr
 		}
 		return -1, 0

@@ -509,7 +509,7 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 		}
 		join := r.fallThroughJoin(g, f, b.Succs[edge])
 		var let ast.Expr // the refusal sentinel a guard lets through
-		if join == nil && edge == 1 {
+		if join == nil && edge == 1 && a.signal == byError {
 			join, let = passedGuard(info, b)
 		}
 		if let != nil {

@@ -457,3 +457,18 @@ func setArgsNilThenBusy(ctx context.Context, key, token string) error {
 	process()
 	return rdb.Del(ctx, key).Err()
 }
+
+// SetNX answers a held lock with false and a nil error: excluding
+// redis.Nil lets nothing in, and the bool is tested next.
+func setNXExceptNil(ctx context.Context, key, token string) error {
+	ok, err := rdb.SetNX(ctx, key, token, time.Minute).Result()
+	if err != nil && err != redis.Nil {
+		return err
+	}
+	if ok {
+		process()
+		rdb.Del(ctx, key)
+	}
+	log.Println("tick done")
+	return nil
+}
