@@ -315,9 +315,11 @@ type results struct {
 	info  *types.Info
 	chain map[ast.Expr]bool
 	vars  map[types.Object]bool
-	// until is where a result variable is first assigned again; later
-	// conditions on it test something else.
-	until token.Pos
+	// until is where each result variable is first assigned again;
+	// later conditions on it test something else (tx, err :=
+	// db.Begin() reuses err, while ok still says whether the lock was
+	// taken).
+	until map[types.Object]token.Pos
 	// acquired and refused are a Lua acquire's own replies (see
 	// luascript.Script.AcquireReplies), "" when not known: then 1 means
 	// acquired and 0 held, as SETNX answers.
@@ -341,7 +343,7 @@ func scriptReplies(cmd *redismodel.Command) (acquired, refused string) {
 // results finds what the acquire hands back; receiver, when not nil, is
 // the variable its reply is written into (radix).
 func (b *builder) results(acq *ast.CallExpr, fn ast.Node, receiver types.Object) *results {
-	r := &results{info: b.pass.TypesInfo, chain: map[ast.Expr]bool{acq: true}, vars: map[types.Object]bool{}, until: fn.End()}
+	r := &results{info: b.pass.TypesInfo, chain: map[ast.Expr]bool{acq: true}, vars: map[types.Object]bool{}, until: map[types.Object]token.Pos{}}
 	if receiver != nil {
 		r.vars[receiver] = true
 	}
@@ -397,14 +399,31 @@ func (b *builder) results(acq *ast.CallExpr, fn ast.Node, receiver types.Object)
 				return true
 			}
 			for _, l := range as.Lhs {
-				if id, ok := ast.Unparen(l).(*ast.Ident); ok && r.vars[r.info.ObjectOf(id)] && as.Pos() < r.until {
-					r.until = as.Pos()
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && r.vars[r.info.ObjectOf(id)] {
+					if u, ok := r.until[r.info.ObjectOf(id)]; !ok || as.Pos() < u {
+						r.until[r.info.ObjectOf(id)] = as.Pos()
+					}
 				}
 			}
 			return true
 		})
 	}
 	return r
+}
+
+// current reports whether no result variable n mentions was assigned
+// again before n.
+func (r *results) current(n ast.Node) bool {
+	ok := true
+	ast.Inspect(n, func(m ast.Node) bool {
+		if id, isID := m.(*ast.Ident); isID {
+			if u, set := r.until[r.info.Uses[id]]; set && n.Pos() >= u {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
 }
 
 // redisFailed reports whether n tests only whether the acquire's error is
@@ -414,7 +433,7 @@ func (b *builder) results(acq *ast.CallExpr, fn ast.Node, receiver types.Object)
 // outcome (a library's ErrNotObtained, SET NX's redis.Nil) it says both.
 func (r *results) redisFailed(n ast.Node) bool {
 	e, ok := n.(*ast.BinaryExpr)
-	if !ok || e.Op != token.NEQ || n.Pos() >= r.until {
+	if !ok || e.Op != token.NEQ || !r.current(n) {
 		return false
 	}
 	x, y := ast.Unparen(e.X), ast.Unparen(e.Y)
@@ -434,7 +453,7 @@ func (r *results) redisFailed(n ast.Node) bool {
 
 // polarity says which way cond goes when the acquire failed.
 func (r *results) polarity(cond ast.Expr) int {
-	if cond.Pos() >= r.until {
+	if !r.current(cond) {
 		return 0
 	}
 	return r.pol(cond)

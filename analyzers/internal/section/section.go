@@ -17,7 +17,10 @@
 //     radix, the action's receiver: radix.Cmd(&reply, ...) then reply !=
 //     "OK", or a radix.MaybeNil's Nil) that means "not acquired"; a Lua
 //     acquire's reply is compared with what its script returns when the
-//     key is held (1 for one that returns 0 when it takes the lock),
+//     key is held (1 for one that returns 0 when it takes the lock); a
+//     test counts until its own variable is assigned again (after tx,
+//     err := db.Begin(ctx), a test of err is the transaction's, but
+//     if !ok { ...; return } is still the refusal),
 //   - and not reachable from that branch as well: code after if ok {
 //     ... } else { ... }, or after an error branch that only logs, runs
 //     whether or not the lock is held (a failed path takes the failure
