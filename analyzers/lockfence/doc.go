@@ -84,7 +84,11 @@
 //     n > 0, that the function around it tests), and are left out too
 //     (the stock put back after an order is cancelled), also when the
 //     update, its test and the writes after it are in a helper the
-//     section calls. So is a SQL
+//     section calls, and when a repository's helper makes the test and
+//     answers "no row changed" with an error (if n == 0 { return
+//     ErrConflict }) that the section tests and leaves on (if err :=
+//     repo.UpdateBalance(...); err != nil { return err }): a ledger
+//     entry written after it runs only for that caller. So is a SQL
 //     or gorm write in a transaction that has already locked rows through
 //     the same handle (SELECT ... FOR UPDATE or FOR SHARE, LOCK IN SHARE
 //     MODE, gorm's clause.Locking, jinzhu/gorm's gorm:query_option; not

@@ -33,9 +33,120 @@ func Claims(info *types.Info, root ast.Node, writes []*Write) []Claim {
 		}
 		if cfn, end := rowCountTest(info, root, fn, w.Call); end.IsValid() {
 			out = append(out, Claim{cfn, end})
+		} else if w.via != nil && w.via.RefusesByError {
+			// A repository's versioned UPDATE that answers "no row
+			// changed" with an error: if err := repo.Update(...); err !=
+			// nil { return err } is the row-count test, made inside.
+			if is := errorTest(info, fn, w.Call); is != nil {
+				out = append(out, Claim{fn, is.End()})
+			}
 		}
 	}
 	return out
+}
+
+// refusesByError reports whether fd, after its self-guarded write call,
+// tests the rows it changed and returns an error when it changed none
+// (if tag.RowsAffected() == 0 { return ErrVersionConflict }).
+func refusesByError(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) bool {
+	_, end := rowCountTest(info, fd, fd, call)
+	if !end.IsValid() {
+		return false
+	}
+	var test *ast.IfStmt
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if is, ok := n.(*ast.IfStmt); ok && is.End() == end {
+			test = is
+		}
+		return test == nil
+	})
+	return test != nil && returnsError(info, fd, test.Body)
+}
+
+// passesErrorOn reports whether fd returns an error when call, a helper
+// that refuses by error, fails (if err := h(); err != nil { return err }).
+func passesErrorOn(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) bool {
+	is := errorTest(info, fd, call)
+	return is != nil && returnsError(info, fd, is.Body)
+}
+
+// returnsError reports whether body ends by returning a non-nil last
+// result of fd's type error.
+func returnsError(info *types.Info, fd *ast.FuncDecl, body *ast.BlockStmt) bool {
+	sig, _ := info.TypeOf(fd.Name).(*types.Signature)
+	if sig == nil {
+		if obj, ok := info.Defs[fd.Name].(*types.Func); ok {
+			sig, _ = obj.Type().(*types.Signature)
+		}
+	}
+	if sig == nil || sig.Results().Len() == 0 || len(body.List) == 0 {
+		return false
+	}
+	if !types.Identical(sig.Results().At(sig.Results().Len()-1).Type(), types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	ret, ok := body.List[len(body.List)-1].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) == 0 {
+		return false
+	}
+	tv, ok := info.Types[ret.Results[len(ret.Results)-1]]
+	return ok && !tv.IsNil()
+}
+
+// errorTest returns the if statement in fn that tests the error call
+// returns (if err := call; err != nil, or err = call then if err != nil)
+// and leaves in its body, or nil.
+func errorTest(info *types.Info, fn ast.Node, call *ast.CallExpr) *ast.IfStmt {
+	var errVar types.Object
+	assigns := func(st ast.Stmt) bool {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || ast.Unparen(as.Rhs[0]) != call || len(as.Lhs) == 0 {
+			return false
+		}
+		id, ok := as.Lhs[len(as.Lhs)-1].(*ast.Ident)
+		if !ok {
+			return false
+		}
+		errVar = info.ObjectOf(id)
+		return errVar != nil && types.Identical(errVar.Type(), types.Universe.Lookup("error").Type())
+	}
+	tests := func(is *ast.IfStmt) bool {
+		be, ok := ast.Unparen(is.Cond).(*ast.BinaryExpr)
+		if !ok || be.Op != token.NEQ {
+			return false
+		}
+		x, y := be.X, be.Y
+		if tv, ok := info.Types[x]; ok && tv.IsNil() {
+			x, y = y, x
+		}
+		id, ok := ast.Unparen(x).(*ast.Ident)
+		tv, nilOK := info.Types[y]
+		return ok && info.Uses[id] == errVar && nilOK && tv.IsNil() && section.Returns(is.Body)
+	}
+	var found *ast.IfStmt
+	ast.Inspect(section.FuncBody(fn), func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if n.Init != nil && assigns(n.Init) && tests(n) {
+				found = n
+			}
+		case *ast.BlockStmt:
+			for i, st := range n.List {
+				if i+1 < len(n.List) && assigns(st) {
+					if is, ok := n.List[i+1].(*ast.IfStmt); ok && is.Init == nil && tests(is) {
+						found = is
+					}
+				}
+			}
+		}
+		return found == nil
+	})
+	return found
 }
 
 // Claimed reports whether w runs after one of the claims, in the same

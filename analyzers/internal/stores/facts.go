@@ -124,6 +124,10 @@ type FactWrite struct {
 	SelfGuarded bool // its statement refuses to overwrite (see Write.SelfGuarded)
 	RowLocked   bool // it runs after a row lock of its transaction (see Result.RowLocked)
 	Claimed     bool // it runs after a claim the function made (see Claims)
+	// RefusesByError: the write is self-guarded and the function returns
+	// an error when it changed no row, so a caller's test of that error
+	// claims the row as a row-count test would.
+	RefusesByError bool
 	CondKnown   bool // the statement text is fully known
 
 	// A wrapper that runs SQL text it gets as parameter QueryParam
@@ -583,6 +587,7 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 		if w != nil && (w.Kind != Redis || records[call] == w) {
 			fw := FactWrite{Kind: w.Kind, What: w.What, Where: at, NeedsCond: w.NeedsCondition(), SelfGuarded: w.SelfGuarded(),
 				RowLocked: rows.isRowLocked(fd, w), Claimed: claimedAt(fd, claims, call.Pos()), Variadic: -1}
+			fw.RefusesByError = fw.SelfGuarded && refusesByError(info, fd, call)
 			anyCond := false // the statement has a fence condition at all
 			if fw.NeedsCond {
 				_, fw.CondKnown = w.FenceCondition(func(ast.Expr) bool { return false })
@@ -635,6 +640,7 @@ func summarise(info *types.Info, defs *keyexpr.Defs, fd *ast.FuncDecl, factOf fu
 			fw.Reach, fw.Cond = mine(iw.Reach), mine(iw.Cond)
 			fw.RowLocked = rows.isRowLocked(fd, &Write{Kind: iw.Kind, Call: call, via: &iw})
 			fw.Claimed = iw.Claimed || claimedAt(fd, claims, call.Pos())
+			fw.RefusesByError = iw.RefusesByError && passesErrorOn(info, fd, call)
 			f.Writes = append(f.Writes, fw)
 		}
 		return true
