@@ -128,7 +128,7 @@ type FactWrite struct {
 	// an error when it changed no row, so a caller's test of that error
 	// claims the row as a row-count test would.
 	RefusesByError bool
-	CondKnown   bool // the statement text is fully known
+	CondKnown      bool // the statement text is fully known
 
 	// A wrapper that runs SQL text it gets as parameter QueryParam
 	// (HasQuery): callers read the text at the call. Binds are the
