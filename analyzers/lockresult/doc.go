@@ -20,7 +20,10 @@
 //     (radix.Cmd(nil, "SET", k, v, "NX", "EX", "10")): radix's Do returns
 //     only the error and writes the reply into the receiver; a radix.v2
 //     Cmd whose *Resp is looked at only through its Err field (a held
-//     lock is a nil reply with a nil Err; Str() fails on it);
+//     lock is a nil reply with a nil Err; Str() fails on it). Not when
+//     the function then reads the key back with GET and compares what it
+//     read with the value it stored (val == nodeID, a value that is not
+//     a constant): a refused acquire reads another holder's value;
 //   - a failure branch that falls through into the critical section:
 //     if !ok { log.Print("busy") } followed by the work, found on the
 //     control-flow graph (if, else, switch on ok or err, errors.Is, nil

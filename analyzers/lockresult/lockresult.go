@@ -282,6 +282,9 @@ func (r *runner) check(file *ast.File, fd *ast.FuncDecl, a *acquire, op *lifecyc
 	if op != nil {
 		what = fmt.Sprintf("%s of %s", a.name, op.KeyText())
 	}
+	if (out.verdict == discarded || out.verdict == errOnly) && r.readBack(fd, op) {
+		return
+	}
 	switch out.verdict {
 	case discarded:
 		if r.keptByHelper(fd, a) {

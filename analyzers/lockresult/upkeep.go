@@ -2,10 +2,13 @@ package lockresult
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/locklint/locklint/analyzers/internal/lifecycle"
 )
 
 // keptByHelper reports whether a dropped acquire is a call of a helper of
@@ -136,4 +139,65 @@ func (r *runner) declOf(fn *types.Func) *ast.FuncDecl {
 		}
 	}
 	return r.decls[fn.Origin()]
+}
+
+// readBack reports whether fd, after the acquire op, reads the key back
+// with GET and compares what it read with the value the acquire stored
+// (SET NX, then val, _ := GET; if val != nodeID { return }): a refused
+// acquire reads another holder's value, so the outcome is checked there,
+// with one more round trip.
+func (r *runner) readBack(fd *ast.FuncDecl, op *lifecycle.Op) bool {
+	if op == nil || op.Value == nil || op.Lock() == nil {
+		return false
+	}
+	info := r.pass.TypesInfo
+	value := types.ExprString(op.Value)
+	if tv, ok := info.Types[op.Value]; ok && tv.Value != nil {
+		return false // a constant is every holder's: reading it back proves nothing
+	}
+	for _, o := range op.Lock().Ops {
+		if o.Kind != lifecycle.Read || o.In.Decl != fd || o.Pos() < op.Pos() || o.Call == nil {
+			continue
+		}
+		read := readInto(info, fd.Body, o.Call)
+		if read == nil {
+			continue
+		}
+		compared := false
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			be, ok := n.(*ast.BinaryExpr)
+			if !ok || compared || be.Pos() < o.Pos() || be.Op != token.EQL && be.Op != token.NEQ {
+				return !compared
+			}
+			for _, pair := range [][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
+				if id, ok := ast.Unparen(pair[0]).(*ast.Ident); ok && info.Uses[id] == read && types.ExprString(ast.Unparen(pair[1])) == value {
+					compared = true
+				}
+			}
+			return !compared
+		})
+		if compared {
+			return true
+		}
+	}
+	return false
+}
+
+// readInto returns the variable the first result of the call chain
+// starting at call is assigned to (val, err := rdb.Get(ctx, k).Result()).
+func readInto(info *types.Info, body *ast.BlockStmt, call *ast.CallExpr) types.Object {
+	var out types.Object
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || out != nil {
+			return out == nil
+		}
+		if len(as.Rhs) == 1 && len(as.Lhs) > 0 && as.Rhs[0].Pos() <= call.Pos() && call.End() <= as.Rhs[0].End() {
+			if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name != "_" {
+				out = info.ObjectOf(id)
+			}
+		}
+		return out == nil
+	})
+	return out
 }

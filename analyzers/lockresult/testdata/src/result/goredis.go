@@ -472,3 +472,43 @@ func setNXExceptNil(ctx context.Context, key, token string) error {
 	log.Println("tick done")
 	return nil
 }
+
+// The bool is dropped, but the key is read back and compared with this
+// node's id: a refused acquire reads another holder's id.
+func electReadBack(ctx context.Context, nodeID string) bool {
+	_, err := rdb.SetNX(ctx, "leader:lock", nodeID, 10*time.Second).Result()
+	if err != nil {
+		return false
+	}
+	val, err := rdb.Get(ctx, "leader:lock").Result()
+	if err != nil {
+		return false
+	}
+	return val == nodeID
+}
+
+// Read back, but compared with nothing the acquire stored.
+func electReadAnything(ctx context.Context, nodeID string) bool {
+	_, err := rdb.SetNX(ctx, "leader:lock", nodeID, 10*time.Second).Result() // want `only the error of SetNX of "leader:lock" is checked`
+	if err != nil {
+		return false
+	}
+	val, err := rdb.Get(ctx, "leader:lock").Result()
+	if err != nil {
+		return false
+	}
+	return val != ""
+}
+
+// A constant read back is every holder's value: it proves nothing.
+func electReadConstant(ctx context.Context) bool {
+	_, err := rdb.SetNX(ctx, "leader:lock", "1", 10*time.Second).Result() // want `only the error of SetNX of "leader:lock" is checked`
+	if err != nil {
+		return false
+	}
+	val, err := rdb.Get(ctx, "leader:lock").Result()
+	if err != nil {
+		return false
+	}
+	return val == "1"
+}
