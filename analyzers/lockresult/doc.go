@@ -37,7 +37,8 @@
 //     (if err != nil && err != redislock.ErrNotObtained { return err },
 //     or && !errors.Is(err, ...), or redis.Nil after SetArgs NX) lets a
 //     lock held elsewhere into the code after it, unless a later test
-//     stops it. A call named as an acquire (Lock, TryLock, Obtain, ...)
+//     stops it or the code reads the key back and compares it with the
+//     value it stored (a leader renewing what it already holds). A call named as an acquire (Lock, TryLock, Obtain, ...)
 //     that no fact describes (an interface's Lock(ctx) error implemented
 //     in a package that imports this one) is an acquire that refuses by
 //     error when the if statement that tests its error compares it with

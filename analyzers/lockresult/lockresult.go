@@ -516,7 +516,10 @@ func (r *runner) paths(fd *ast.FuncDecl, a *acquire, op *lifecycle.Op, out outco
 			join, let = passedGuard(info, b)
 		}
 		if let != nil {
-			if call := f.search(b, edge, tested, join); call != nil {
+			// A refusal that goes on to read the key back and compare it
+			// with this holder's value (a leader renewing what it already
+			// holds) checks the outcome there.
+			if call := f.search(b, edge, tested, join); call != nil && !r.readBack(fd, op) {
 				falls = append(falls, analysis.Diagnostic{
 					Pos: cond.Pos(), End: cond.End(),
 					Message: fmt.Sprintf("when the lock is held elsewhere, %s fails with %s, which this test lets through (%s): the code after it needs the lock and %s runs without it; stop on that error too (if err != nil)%s",

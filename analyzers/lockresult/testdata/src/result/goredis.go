@@ -512,3 +512,21 @@ func electReadConstant(ctx context.Context) bool {
 	}
 	return val == "1"
 }
+
+// A leader's tick: the refusal passes the guard, and what follows it reads
+// the key back and renews only when it holds this replica's id.
+func leaderTick(ctx context.Context, replicaID string) bool {
+	res, err := rdb.SetArgs(ctx, "leader", replicaID, redis.SetArgs{Mode: "NX", TTL: 10 * time.Second}).Result()
+	if err != nil && err != redis.Nil {
+		return false
+	}
+	if res == "OK" {
+		return true
+	}
+	holder, err := rdb.Get(ctx, "leader").Result()
+	if err != nil || holder != replicaID {
+		return false
+	}
+	rdb.Expire(ctx, "leader", 10*time.Second)
+	return true
+}
