@@ -274,3 +274,99 @@ func comparesWithRefusal(info *types.Info, cond ast.Expr, errVar *types.Var) boo
 	})
 	return found
 }
+
+// portAcquire describes a call of an interface method that takes a lock
+// but is implemented where no fact reaches this package (a domain port:
+// storage.AcquireTaskLock(id, node, ttl) behind an interface declared
+// here, implemented by a package that imports this one): its name says
+// it takes a lock (AcquireTaskLock, TryLock, ObtainLock; or Acquire on a
+// receiver named for locks, m.locker.Acquire) and its last two results
+// are a bool and an error, which is how such ports answer (false, nil)
+// for a lock held elsewhere. nil otherwise, and for a method some fact
+// describes.
+func (r *runner) portAcquire(call *ast.CallExpr) *acquire {
+	info := r.pass.TypesInfo
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil || r.facts[fn] != nil {
+		return nil
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || !acquireNamed(fn.Name()) {
+		return nil
+	}
+	res := sig.Results()
+	n := res.Len()
+	if n < 2 || !isBoolType(res.At(n-2).Type()) || !isErrorType(res.At(n-1).Type()) {
+		return nil
+	}
+	if fn.Pkg() != nil && fn.Pkg() != r.pass.Pkg && r.pass.ImportObjectFact(fn.Origin(), new(AcquireFact)) {
+		return nil
+	}
+	named := lockWord(fn.Name())
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && !named {
+		switch x := ast.Unparen(sel.X).(type) {
+		case *ast.Ident:
+			named = lockWord(x.Name)
+		case *ast.SelectorExpr:
+			named = lockWord(x.Sel.Name)
+		}
+	}
+	if !named {
+		return nil
+	}
+	return &acquire{
+		call: call, name: lifecycle.FuncName(fn), signal: byValue,
+		okAt: n - 2, replyAt: -1, handleAt: -1, errAt: n - 1,
+	}
+}
+
+// lockWord reports whether an identifier has a word naming a lock (lock,
+// locker, mutex, lease; not block, clock or unlock).
+func lockWord(name string) bool {
+	for _, w := range keyexpr.Words(name) {
+		switch w {
+		case "lock", "locker", "locks", "mutex", "lease":
+			return true
+		}
+	}
+	return false
+}
+
+// callsPorts reports whether a function of the package calls an
+// interface method portAcquire or sentinelAcquire could read as an
+// acquire: one named as taking a lock.
+func (r *runner) callsPorts() bool {
+	info := r.pass.TypesInfo
+	found := false
+	for _, f := range r.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && !found {
+				if fn, _ := typeutil.Callee(info, call).(*types.Func); fn != nil && acquireNamed(fn.Name()) {
+					if recv := fn.Type().(*types.Signature).Recv(); recv != nil && types.IsInterface(recv.Type()) {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// portCalls checks, in a package with no Redis of its own, the acquires
+// it makes through interfaces implemented elsewhere.
+func (r *runner) portCalls(file *ast.File, fd *ast.FuncDecl) {
+	info := r.pass.TypesInfo
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if a := sentinelAcquire(info, fd, call); a != nil {
+			r.check(file, fd, a, nil)
+		} else if a := r.portAcquire(call); a != nil {
+			r.check(file, fd, a, nil)
+		}
+		return true
+	})
+}

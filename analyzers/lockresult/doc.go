@@ -44,7 +44,14 @@
 //     error when the if statement that tests its error compares it with
 //     a lock library's refusal sentinel (a package error variable named
 //     ErrNotObtained, ErrNotAcquired, ErrNotLocked, ErrAlreadyLocked,
-//     ErrLockTaken, ErrLockHeld), and is judged the same way. When the error and the refusal both fall through
+//     ErrLockTaken, ErrLockHeld), and is judged the same way. So is a
+//     call of an interface method that no fact describes (a domain port
+//     implemented by a package that imports this one, even in a package
+//     with no Redis of its own) named as taking a lock (AcquireTaskLock,
+//     TryLock; or Acquire on a receiver named for locks,
+//     m.locker.Acquire) whose last results are a bool and an error: it
+//     is read as SetNX is, false with a nil error for a lock held
+//     elsewhere (a pool's AcquireSlot is no lock). When the error and the refusal both fall through
 //     (if err != nil { log } else if !ok { log }), the acquire's outcome
 //     is acted on nowhere: one report, at the acquire, names both tests;
 //   - an error branch that counts the failure as a grant: if err != nil {

@@ -48,18 +48,16 @@ func run(pass *analysis.Pass) (any, error) {
 		// No Redis here, but a lock behind another package's interface
 		// can still be misread.
 		r.each(func(_ *ast.File, fd *ast.FuncDecl) { r.failOpen(fd) })
+		if r.callsPorts() {
+			// A lock behind an interface implemented elsewhere (a
+			// domain port), known only by its name and results.
+			r.indexCases()
+			r.report = true
+			r.each(r.portCalls)
+		}
 		return nil, nil
 	}
-	for _, f := range pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if sw, ok := n.(*ast.SwitchStmt); ok {
-				for _, c := range sw.Body.List {
-					r.cases[c.(*ast.CaseClause)] = sw
-				}
-			}
-			return true
-		})
-	}
+	r.indexCases()
 	// Summaries first: functions that return an acquire's outcome, and
 	// wrappers of those, so callers in this package see them too.
 	for round := 0; round < 3; round++ {
@@ -112,6 +110,20 @@ type runner struct {
 	decls  map[*types.Func]*ast.FuncDecl // this package's, built on demand (declOf)
 }
 
+// indexCases records the switch statement of every case clause.
+func (r *runner) indexCases() {
+	for _, f := range r.pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sw, ok := n.(*ast.SwitchStmt); ok {
+				for _, c := range sw.Body.List {
+					r.cases[c.(*ast.CaseClause)] = sw
+				}
+			}
+			return true
+		})
+	}
+}
+
 func (r *runner) each(fn func(*ast.File, *ast.FuncDecl)) {
 	for _, f := range r.pass.Files {
 		for _, d := range f.Decls {
@@ -151,6 +163,8 @@ func (r *runner) funcDecl(file *ast.File, fd *ast.FuncDecl) {
 		} else if a := r.wrapperAcquire(fd, call); a != nil {
 			r.check(file, fd, a, nil)
 		} else if a := sentinelAcquire(info, fd, call); a != nil {
+			r.check(file, fd, a, nil)
+		} else if a := r.portAcquire(call); a != nil {
 			r.check(file, fd, a, nil)
 		}
 		return true

@@ -11,5 +11,5 @@ import (
 
 func TestLockResult(t *testing.T) {
 	dir := testutil.GOPATH(t, "testdata")
-	analysistest.Run(t, dir, lockresult.Analyzer, "result", "resultlib", "resultold", "resultok", "resultwrap/locker", "resultwrap/app", "resultwrap/grab", "resultwrap/grabber", "resultmutex", "failopen", "failopenerr", "failopengf", "failopenincr", "nsuser", "gozero", "cronjobs", "runsanyway/cache", "runsanyway", "resultuser", "failopennil", "plainset", "scriptreply", "radixlock", "failsilent")
+	analysistest.Run(t, dir, lockresult.Analyzer, "result", "resultlib", "ports", "resultold", "resultok", "resultwrap/locker", "resultwrap/app", "resultwrap/grab", "resultwrap/grabber", "resultmutex", "failopen", "failopenerr", "failopengf", "failopenincr", "nsuser", "gozero", "cronjobs", "runsanyway/cache", "runsanyway", "resultuser", "failopennil", "plainset", "scriptreply", "radixlock", "failsilent")
 }
