@@ -93,7 +93,8 @@
 // whose functions take the key as a parameter (Lock(key) / Unlock(key)
 // methods of one type, or functions of one file) is joined by role when
 // the acquire stores a value made inside the function and the functions
-// are named like lock operations (ByParam); a thin wrapper of the client
+// are named like lock operations (ByParam: Unlock, Release, or a word
+// such as Del, Rm or Un beside a lock word: RmLock, UnRedisLock); a thin wrapper of the client
 // (SetNX(key, v) / Del(key)) is not, and its callers join instead. A
 // sibling named only by a data verb (Remove, Clear, Reset) joins an
 // acquire that leaves the lock to its caller (LockSlot / RemoveSlot), not

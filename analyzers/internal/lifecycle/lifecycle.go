@@ -1786,10 +1786,10 @@ var (
 	releaseWords    = []string{"unlock", "release", "free", "drop", "renew", "refresh", "extend", "keepalive", "heartbeat", "touch", "owner", "held", "check"}
 	// releaseNameWords name a release or renewal as whole words of a
 	// function's name together with a lock word (LockDel, ClearLock,
-	// RemoveMutex, RmLock): alone they name cache and data operations too
+	// RemoveMutex, RmLock, UnRedisLock): alone they name cache and data operations too
 	// (deleteShopCache), and as substrings they match too much ("del" in
 	// "model").
-	releaseNameWords = []string{"del", "delete", "rm", "remove", "clear", "reset", "finish", "unset", "leave", "exit", "expire", "done"}
+	releaseNameWords = []string{"del", "delete", "un", "rm", "remove", "clear", "reset", "finish", "unset", "leave", "exit", "expire", "done"}
 )
 
 // Flag reports whether l looks like a state flag toggled by two
