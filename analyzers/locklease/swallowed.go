@@ -3,6 +3,7 @@ package locklease
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/types"
 	"strings"
 
@@ -27,6 +28,10 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 	// compare-and-expire script): their reply is the only sign of a lost
 	// lock. A bare EXPIRE is lockrenew's report, once.
 	ownerChecked := map[*ast.CallExpr]bool{}
+	// plainExpires are bare EXPIRE/PEXPIRE commands of locks: lockrenew
+	// reports that they check no owner; their reply (false once the key
+	// is gone) is still the only sign that the lease was lost.
+	plainExpires := map[*ast.CallExpr]bool{}
 	// helperRenewals are calls of a helper of this package that renews a
 	// lock with an owner check (rl.extends()): their answer is the loss.
 	helperRenewals := map[*ast.CallExpr]string{}
@@ -40,6 +45,7 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 			case op.Cmd != nil && (op.Checked || isLock):
 				checked[op.Call] = op.Describe() + " of lock " + op.KeyText()
 				ownerChecked[op.Call] = op.Checked
+				plainExpires[op.Call] = !op.Checked && isLock && op.Cmd.Script == nil
 			case op.Cmd == nil && op.Via != nil && op.Checked && isLock:
 				helperRenewals[op.Call] = op.Describe() + " of lock " + op.KeyText()
 			}
@@ -81,17 +87,26 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 				if what == "" {
 					return true
 				}
-				if ownerChecked[call] && parent == nil {
+				if (ownerChecked[call] || plainExpires[call]) && parent == nil {
 					parent = section.Parents(fd)
 				}
-				if ownerChecked[call] && !returnsBool(info, fd) && replyDropped(parent, call) {
-					pass.Report(analysis.Diagnostic{
-						Pos: call.Pos(), End: call.End(),
-						Message: fmt.Sprintf("the reply of %s, which says whether the key was still held (0 or false once it is gone), is discarded, "+
-							"and %s returns only the error: when the lock expired or passed to another holder, the renewal still reports success "+
-							"and its caller goes on as the owner; check the reply and return a lock-lost error", what, fd.Name.Name),
-					})
-					return true
+				if (ownerChecked[call] || plainExpires[call]) && replyDropped(parent, call) {
+					answer := ""
+					switch {
+					case !returnsBool(info, fd):
+						answer = "returns only the error"
+					case answersTrueAfter(info, fd, call):
+						answer = "answers true"
+					}
+					if answer != "" {
+						pass.Report(analysis.Diagnostic{
+							Pos: call.Pos(), End: call.End(),
+							Message: fmt.Sprintf("the reply of %s, which says whether the key was still held (0 or false once it is gone), is discarded, "+
+								"and %s %s: when the lock expired or passed to another holder, the renewal still reports success "+
+								"and its caller goes on as the owner; check the reply and return a lock-lost error", what, fd.Name.Name, answer),
+						})
+						return true
+					}
 				}
 				rets, ok := section.FailureReturns(info, res.Exits.MayReturn, fd, call)
 				if !ok {
@@ -237,6 +252,29 @@ func returnsBool(info *types.Info, fd *ast.FuncDecl) bool {
 		}
 	}
 	return false
+}
+
+// answersTrueAfter reports whether fd, which returns a bool, returns the
+// constant true after call (return true, nil once the EXPIRE's error was
+// nil): its answer does not come from the renewal's reply.
+func answersTrueAfter(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) bool {
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		ret, ok := n.(*ast.ReturnStmt)
+		if !ok || ret.Pos() < call.End() {
+			return !found
+		}
+		for _, r := range ret.Results {
+			if tv, ok := info.Types[r]; ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && constant.BoolVal(tv.Value) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // replyDropped reports whether only the error of call's reply is kept:
