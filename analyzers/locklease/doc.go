@@ -128,13 +128,14 @@
 //     keeps the error (err = fmt.Errorf("refresh: %w", err)) that the
 //     return then drops. A branch that returns an error, or retries
 //     the renewal, is no finding. So is such a function that keeps only
-//     the error of a renewal (a compare-and-expire script, or a bare
-//     EXPIRE of a lock, whose missing owner check lockrenew reports):
-//     .Err(), or _, err := ....Int(): its reply, 0 or false when the key
+//     the error of an owner-checked renewal (a compare-and-expire
+//     script): .Err(), or _, err := ....Int(): its reply, 0 when the key
 //     is gone or another holder's, is the only sign of the loss, and a
 //     lost lock renews "successfully" — when the function returns only an
 //     error, or answers a constant true after the renewal (Renew(ctx)
-//     (bool, error) ending in return true, nil). Such a wrapper
+//     (bool, error) ending in return true, nil). (A bare EXPIRE, or one
+//     after a GET compared in Go, checks no owner in the renewal itself:
+//     that is lockrenew's one report.) Such a wrapper
 //     is judged also when a keep-alive calls it: a loop that drops the
 //     wrapper's error and a wrapper that drops the reply are two defects
 //     in two places, each reported where it is. A renewal function with

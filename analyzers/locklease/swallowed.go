@@ -28,10 +28,6 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 	// compare-and-expire script): their reply is the only sign of a lost
 	// lock. A bare EXPIRE is lockrenew's report, once.
 	ownerChecked := map[*ast.CallExpr]bool{}
-	// plainExpires are bare EXPIRE/PEXPIRE commands of locks: lockrenew
-	// reports that they check no owner; their reply (false once the key
-	// is gone) is still the only sign that the lease was lost.
-	plainExpires := map[*ast.CallExpr]bool{}
 	// helperRenewals are calls of a helper of this package that renews a
 	// lock with an owner check (rl.extends()): their answer is the loss.
 	helperRenewals := map[*ast.CallExpr]string{}
@@ -45,7 +41,6 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 			case op.Cmd != nil && (op.Checked || isLock):
 				checked[op.Call] = op.Describe() + " of lock " + op.KeyText()
 				ownerChecked[op.Call] = op.Checked
-				plainExpires[op.Call] = !op.Checked && isLock && op.Cmd.Script == nil
 			case op.Cmd == nil && op.Via != nil && op.Checked && isLock:
 				helperRenewals[op.Call] = op.Describe() + " of lock " + op.KeyText()
 			}
@@ -87,10 +82,10 @@ func swallowedRenewals(pass *analysis.Pass, res *section.Result, skip map[*ast.C
 				if what == "" {
 					return true
 				}
-				if (ownerChecked[call] || plainExpires[call]) && parent == nil {
+				if ownerChecked[call] && parent == nil {
 					parent = section.Parents(fd)
 				}
-				if (ownerChecked[call] || plainExpires[call]) && replyDropped(parent, call) {
+				if ownerChecked[call] && replyDropped(parent, call) {
 					answer := ""
 					switch {
 					case !returnsBool(info, fd):

@@ -51,45 +51,33 @@ func (l *jobLock) Renew(ctx context.Context, ttl time.Duration) (bool, error) {
 	return err == nil, err
 }
 
-// PEXPIRE's false (the key is gone) is dropped with Err() too. That it
-// checks no owner is lockrenew's report; that a lost lock renews
-// "successfully" is this one, as in a keep-alive loop.
+// PEXPIRE's false (the key is gone) is dropped with Err() too, but the
+// renewal checks no owner at all: that is lockrenew's report, once.
 func (l *jobLock) Touch(ctx context.Context) error {
-	return l.rdb.PExpire(ctx, l.key, 30*time.Second).Err() // want `the reply of PEXPIRE of lock l.key, which says whether the key was still held .* is discarded, and Touch returns only the error`
+	return l.rdb.PExpire(ctx, l.key, 30*time.Second).Err()
 }
 
-// Near miss: the bare PEXPIRE's reply is read and a gone key is an error.
-func (l *jobLock) TouchChecked(ctx context.Context) error {
-	ok, err := l.rdb.PExpire(ctx, l.key, 30*time.Second).Result()
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return errLost
-	}
-	return nil
-}
-
-// The owner was checked with a GET a round trip earlier; the EXPIRE's
-// false, the key gone since, is dropped and the answer is true.
+// Near miss for the same reason: the owner was compared in Go a round
+// trip earlier (lockrenew's GET-then-EXPIRE), and the EXPIRE's false is
+// part of that one report.
 func (l *jobLock) RenewIfMine(ctx context.Context) (bool, error) {
 	v, err := l.rdb.Get(ctx, l.key).Result()
 	if err != nil || v != l.token {
 		return false, err
 	}
-	if err := l.rdb.Expire(ctx, l.key, 30*time.Second).Err(); err != nil { // want `the reply of EXPIRE of lock l.key, which says whether the key was still held .* is discarded, and RenewIfMine answers true`
+	if err := l.rdb.Expire(ctx, l.key, 30*time.Second).Err(); err != nil {
 		return false, err
 	}
 	return true, nil
 }
 
-// Near miss: the EXPIRE's reply is the answer.
-func (l *jobLock) RenewIfMineChecked(ctx context.Context) (bool, error) {
-	v, err := l.rdb.Get(ctx, l.key).Result()
-	if err != nil || v != l.token {
+// The owner-checked extend's 0 is dropped and the answer is a constant
+// true.
+func (l *jobLock) RenewScripted(ctx context.Context, ttl time.Duration) (bool, error) {
+	if _, err := extendIfOwner.Run(ctx, l.rdb, []string{l.key}, l.token, ttl.Milliseconds()).Int(); err != nil { // want `the reply of .* is discarded, and RenewScripted answers true`
 		return false, err
 	}
-	return l.rdb.Expire(ctx, l.key, 30*time.Second).Result()
+	return true, nil
 }
 
 // The owner-checked extend's reply dropped with Err().
