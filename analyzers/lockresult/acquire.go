@@ -189,6 +189,9 @@ func libAcquire(info *types.Info, call *ast.CallExpr) *acquire {
 // redislock.ErrNotObtained): the code says the call is an acquire that
 // refuses by error. nil otherwise.
 func sentinelAcquire(info *types.Info, fd *ast.FuncDecl, call *ast.CallExpr) *acquire {
+	if !calledName(call, acquireNamed) {
+		return nil
+	}
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	if fn == nil || !acquireNamed(fn.Name()) {
 		return nil
@@ -285,6 +288,9 @@ func comparesWithRefusal(info *types.Info, cond ast.Expr, errVar *types.Var) boo
 // for a lock held elsewhere. nil otherwise, and for a method some fact
 // describes.
 func (r *runner) portAcquire(call *ast.CallExpr) *acquire {
+	if !calledName(call, acquireNamed) {
+		return nil
+	}
 	info := r.pass.TypesInfo
 	fn, _ := typeutil.Callee(info, call).(*types.Func)
 	if fn == nil || r.facts[fn] != nil {
@@ -340,7 +346,7 @@ func (r *runner) callsPorts() bool {
 	found := false
 	for _, f := range r.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok && !found {
+			if call, ok := n.(*ast.CallExpr); ok && !found && calledName(call, acquireNamed) {
 				if fn, _ := typeutil.Callee(info, call).(*types.Func); fn != nil && acquireNamed(fn.Name()) {
 					if recv := fn.Type().(*types.Signature).Recv(); recv != nil && types.IsInterface(recv.Type()) {
 						found = true
@@ -369,4 +375,25 @@ func (r *runner) portCalls(file *ast.File, fd *ast.FuncDecl) {
 		}
 		return true
 	})
+}
+
+// calledName reports whether the name call is made through (f, pkg.F,
+// x.M, also instantiated: f[T]) satisfies named: a cheap test on the
+// syntax before the types are looked at, for the checks that run on
+// every call of a package.
+func calledName(call *ast.CallExpr, named func(string) bool) bool {
+	fun := ast.Unparen(call.Fun)
+	switch x := fun.(type) {
+	case *ast.IndexExpr:
+		fun = x.X
+	case *ast.IndexListExpr:
+		fun = x.X
+	}
+	switch x := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		return named(x.Name)
+	case *ast.SelectorExpr:
+		return named(x.Sel.Name)
+	}
+	return false
 }
