@@ -24,6 +24,20 @@
 //     call; not in a function named as a forced release, nor for other
 //     keys of the same lock that function deletes there (the keys taken
 //     before a refused one, given back in a loop).
+//   - an owner-checked release (a compare-and-delete script, a lock
+//     library's Release or Unlock) whose owner is looked up by key in a
+//     map the process keeps (a struct field or a package variable:
+//     r.tokens[key], c.locks[name], a sync.Map) that its acquires fill by
+//     the same key, directly or through a helper of the package: for a
+//     script, the slot's index is the key it deletes; for a library
+//     handle, the name the releasing function was given. Every
+//     acquisition of the key in the process shares that one slot: when a
+//     holder's lease runs out and another goroutine takes the key, the
+//     newer token replaces the older, and the older holder's release
+//     checks, and deletes, the newer holder's lock. Keep the token with
+//     the acquisition instead (return it, or a lease value). A map local
+//     to the call, or one indexed by something else than the key (a lease
+//     id per acquisition), is not reported.
 //
 // A package whose every key goes through one helper (Store, Del and
 // Expire all keyed serialKey(key)) has no lock in that helper's shape: its

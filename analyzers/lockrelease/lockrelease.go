@@ -94,6 +94,7 @@ func run(pass *analysis.Pass) (any, error) {
 			pass.Report(d)
 		}
 	}
+	reportSharedSlots(pass, res, seen)
 	return nil, nil
 }
 

@@ -11,7 +11,7 @@ import (
 
 func TestLockRelease(t *testing.T) {
 	dir := testutil.GOPATH(t, "testdata")
-	analysistest.RunWithSuggestedFixes(t, dir, lockrelease.Analyzer, "release", "mutex", "locker", "app", "billing", "shapes", "optuser", "jobs", "handle", "cacheuser", "gfseat", "nscache", "nsuser", "nslock", "rdbhelp", "gozero", "seats", "nsvote", "cronjobs", "claims", "chains", "prefixed", "radixlock", "claimhelpers", "cachelib", "rmlock", "kvadapteruser", "gfv1lock", "rebuilt", "unlockfn")
+	analysistest.RunWithSuggestedFixes(t, dir, lockrelease.Analyzer, "release", "mutex", "locker", "app", "billing", "shapes", "optuser", "jobs", "handle", "cacheuser", "gfseat", "nscache", "nsuser", "nslock", "rdbhelp", "gozero", "seats", "nsvote", "cronjobs", "claims", "chains", "prefixed", "radixlock", "claimhelpers", "cachelib", "rmlock", "kvadapteruser", "gfv1lock", "rebuilt", "unlockfn", "slots")
 }
 
 func TestBrokenCode(t *testing.T) {
