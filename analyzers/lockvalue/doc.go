@@ -29,6 +29,13 @@
 //     t.UnixNano() the host or process and the nanosecond together tell
 //     holders apart (hostname-UnixNano, the per-process leader id real
 //     code uses), and that is not reported;
+//   - a network address as text (net.IP's String, an IPNet's, a
+//     net.Addr's, a netip.Addr's): it names the host, as its name does,
+//     so a helper that walks net.InterfaceAddrs for the first IPv4
+//     address (also one in another package whose bare return on an
+//     error gives the zero value) yields a host identity; the report is
+//     where the address becomes the lock's value, not in the helper,
+//     which is right as it is;
 //   - an unexported field nothing in the package ever sets (its zero
 //     value, the same for every holder);
 //   - for a Redisson-style hash lock, the owner field (HINCRBY k ARGV[2] 1)

@@ -460,6 +460,9 @@ func describe(w val) string {
 	if w.k&kHost != 0 {
 		parts = append(parts, "the hostname")
 	}
+	if w.k&kAddr != 0 {
+		parts = append(parts, "a network address of the host")
+	}
 	if w.k&kPID != 0 {
 		parts = append(parts, "the process ID")
 	}
@@ -496,7 +499,7 @@ func consequence(k kind) string {
 	case k&kGoroutine != 0:
 		return "goroutine ids restart from 1 in every process and process IDs repeat across hosts and containers, " +
 			"so two holders can store the same value and an owner check passes for the wrong one"
-	case k&(kHost|kPID) != 0:
+	case k&(kHost|kAddr|kPID) != 0:
 		return "every goroutine of the process, and a restarted process on the same host, stores the same value, " +
 			"so one of them can release or extend a lock another one holds"
 	}
@@ -649,7 +652,7 @@ func standard(pass *analysis.Pass) bool {
 // hostname or goroutine id (os, runtime), or from the clock (time).
 func importsWeakSource(pkg *types.Package) bool {
 	for _, imp := range pkg.Imports() {
-		if p := imp.Path(); isMathRand(p) || p == "os" || p == "runtime" || p == "time" {
+		if p := imp.Path(); isMathRand(p) || p == "os" || p == "runtime" || p == "time" || p == "net" || p == "net/netip" {
 			return true
 		}
 	}

@@ -11,5 +11,5 @@ import (
 
 func TestLockValue(t *testing.T) {
 	dir := testutil.GOPATH(t, "testdata")
-	analysistest.RunWithSuggestedFixes(t, dir, lockvalue.Analyzer, "value", "mutex", "tokens", "lockutil", "lockhelp", "app", "store", "goid", "shapes", "clienttoken", "jsonuser", "clock", "clockuser", "gozero", "getset", "cronjobs", "gtimevalue", "rawclientuser", "injectedclock", "radixlock", "elector", "ownerlock", "ownerlockuser", "hostowner", "configdefault")
+	analysistest.RunWithSuggestedFixes(t, dir, lockvalue.Analyzer, "value", "mutex", "tokens", "lockutil", "lockhelp", "app", "store", "goid", "shapes", "clienttoken", "jsonuser", "clock", "clockuser", "gozero", "getset", "cronjobs", "gtimevalue", "rawclientuser", "injectedclock", "radixlock", "elector", "ownerlock", "ownerlockuser", "hostowner", "configdefault", "hostaddr")
 }

@@ -30,9 +30,10 @@ const (
 	kUnknown                    // anything else: crypto/rand, UUIDs, caller input, ...
 	kGoroutine                  // a goroutine id parsed from runtime.Stack
 	kNano                       // with kTime: the timestamp counts nanoseconds (t.UnixNano())
+	kAddr                       // a network address (net.IP.String()): the host's, like its name
 )
 
-const weakKinds = kConst | kKey | kKeyPart | kTime | kHost | kPID | kMathRand | kGoroutine
+const weakKinds = kConst | kKey | kKeyPart | kTime | kHost | kAddr | kPID | kMathRand | kGoroutine
 
 // weak reports whether every part of the value is known and none of them
 // can tell one holder from another. A nanosecond timestamp joined with the
@@ -40,7 +41,7 @@ const weakKinds = kConst | kKey | kKeyPart | kTime | kHost | kPID | kMathRand | 
 // weak: two holders would need the same host or process and the same
 // nanosecond.
 func (k kind) weak() bool {
-	if k&kNano != 0 && k&kTime != 0 && k&(kHost|kPID) != 0 {
+	if k&kNano != 0 && k&kTime != 0 && k&(kHost|kAddr|kPID) != 0 {
 		return false
 	}
 	return k&kUnknown == 0 && k&weakKinds != 0
@@ -1081,6 +1082,11 @@ func (t *tracer) funcCall(call *ast.CallExpr, fn *types.Func, idx int, c ctx, ar
 			return unknown
 		}
 		return r.or(args())
+	case (path == "net" || path == "net/netip") && sig.Recv() != nil && name == "String" && len(call.Args) == 0:
+		// ip.String(), ipNet.IP.To4().String(), addr.String(): an
+		// address names a machine (or a network), never one holder on
+		// it, like the hostname.
+		return val{k: kAddr}
 	case path == "os":
 		switch name {
 		case "Hostname":
@@ -1180,13 +1186,27 @@ func (t *tracer) returns(fd *ast.FuncDecl, idx int) val {
 				}
 				out = out.or(t.call(call, idx, c))
 			default:
-				out = unknown // bare return of named results
+				// A bare return: the named result as it stands. One the
+				// body never assigns is its zero value, a constant
+				// (return on an error before ip is found); else unknown.
+				if r := namedResult(fd, idx, t.info); r != nil && !assignedIn(t.info, fd.Body, r) {
+					out = out.or(val{k: kConst, konst: `""`})
+				} else {
+					out = unknown
+					return false
+				}
 			}
 		}
 		return true
 	})
 	if !found {
 		out = unknown
+	}
+	if out.k&kAddr != 0 {
+		// A helper that finds the host's address is right as it is: the
+		// line to change is the caller's, that made an address its lock
+		// value.
+		out.at = nil
 	}
 	t.rets[k] = &out
 	return out
@@ -1286,4 +1306,52 @@ func (t *tracer) soleImpl(m *types.Func) *types.Func { return soleimpl.Of(t.pass
 // isGTime reports whether path is GoFrame's time package.
 func isGTime(path string) bool {
 	return path == "github.com/gogf/gf/v2/os/gtime" || path == "github.com/gogf/gf/os/gtime"
+}
+
+// namedResult returns the variable of fd's result idx when the results
+// are named.
+func namedResult(fd *ast.FuncDecl, idx int, info *types.Info) *types.Var {
+	if fd.Type.Results == nil {
+		return nil
+	}
+	i := 0
+	for _, f := range fd.Type.Results.List {
+		for _, n := range f.Names {
+			if i == idx {
+				v, _ := info.Defs[n].(*types.Var)
+				return v
+			}
+			i++
+		}
+		if len(f.Names) == 0 {
+			i++
+		}
+	}
+	return nil
+}
+
+// assignedIn reports whether body assigns v (v = e, v, err = f(), v++,
+// &v handed on).
+func assignedIn(info *types.Info, body *ast.BlockStmt, v *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && info.ObjectOf(id) == v {
+					found = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && info.ObjectOf(id) == v {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && info.ObjectOf(id) == v {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
