@@ -5,3 +5,6 @@ var SplitWords = splitWords
 
 // ContainsAny is containsAny, for tests.
 var ContainsAny = containsAny
+
+// CacheLayer is cacheLayer, for tests.
+var CacheLayer = cacheLayer

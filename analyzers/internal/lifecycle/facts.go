@@ -2,7 +2,10 @@ package lifecycle
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
 )
@@ -124,3 +127,23 @@ type RawWrapperFact struct{}
 func (*RawWrapperFact) AFact() {}
 
 func (*RawWrapperFact) String() string { return "raw redigo wrapper" }
+
+// Downloaded reports whether the package comes from a module downloaded
+// from a proxy: its module has a version, or, where the driver does not
+// say (Module is nil with some loaders), its files lie in the module
+// cache, under a directory named path@version.
+func Downloaded(pass *analysis.Pass) bool {
+	if pass.Module != nil {
+		return pass.Module.Version != ""
+	}
+	if len(pass.Files) == 0 {
+		return false
+	}
+	dir := filepath.ToSlash(filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name()))
+	for _, elem := range strings.Split(dir, "/") {
+		if at := strings.LastIndex(elem, "@v"); at > 0 && at+2 < len(elem) && elem[at+2] >= '0' && elem[at+2] <= '9' {
+			return true
+		}
+	}
+	return false
+}

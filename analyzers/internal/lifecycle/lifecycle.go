@@ -24,6 +24,7 @@ import (
 
 	"github.com/locklint/locklint/analyzers/internal/callorder"
 	"github.com/locklint/locklint/analyzers/internal/keyexpr"
+	"github.com/locklint/locklint/analyzers/internal/locklib"
 	"github.com/locklint/locklint/analyzers/internal/luascript"
 	"github.com/locklint/locklint/analyzers/internal/redismodel"
 	"github.com/locklint/locklint/analyzers/internal/soleimpl"
@@ -391,16 +392,17 @@ func relevant(pass *analysis.Pass) bool {
 }
 
 type builder struct {
-	pass   *analysis.Pass
-	defs   *keyexpr.Defs
-	decls  []*ast.FuncDecl // in source order
-	declOf map[*types.Func]*ast.FuncDecl
-	envMu  sync.Mutex
-	envs   map[*ast.FuncDecl]*keyexpr.Env
-	calls  map[*ast.FuncDecl][]redismodel.Call
-	ops    map[*ast.FuncDecl][]*Op
-	facts  map[*types.Func]*FuncFact // summaries of this package's functions
-	ifaces map[*types.Func]*types.Func
+	downloaded bool // the package comes from the module cache (see Downloaded)
+	pass       *analysis.Pass
+	defs       *keyexpr.Defs
+	decls      []*ast.FuncDecl // in source order
+	declOf     map[*types.Func]*ast.FuncDecl
+	envMu      sync.Mutex
+	envs       map[*ast.FuncDecl]*keyexpr.Env
+	calls      map[*ast.FuncDecl][]redismodel.Call
+	ops        map[*ast.FuncDecl][]*Op
+	facts      map[*types.Func]*FuncFact // summaries of this package's functions
+	ifaces     map[*types.Func]*types.Func
 	// project finds the only implementation of an interface whose
 	// package resolves none (soleimpl.Project).
 	project      func() *soleimpl.Project
@@ -422,6 +424,7 @@ type builder struct {
 func newBuilder(pass *analysis.Pass) *builder {
 	b := &builder{
 		pass:         pass,
+		downloaded:   Downloaded(pass),
 		defs:         keyexpr.NewDefs(pass.TypesInfo, pass.Files),
 		declOf:       map[*types.Func]*ast.FuncDecl{},
 		envs:         map[*ast.FuncDecl]*keyexpr.Env{},
@@ -832,6 +835,24 @@ func (b *builder) countedLock(f *FuncFact, fn *types.Func, c redismodel.Call, ar
 	return op
 }
 
+// cacheLayer reports whether fd is a function of a downloaded package
+// (a dependency, not this project; not a lock library) named as a cache
+// operation and not as a lock: setCacheWithNotFound of go-zero's cache
+// node, whose SETNX stores a placeholder for a row the database does not
+// have. Its NX keys are cache entries; a project's own cache package may
+// well hold its locks, and is not judged by name.
+func (b *builder) cacheLayer(fd *ast.FuncDecl) bool {
+	return fd != nil && cacheLayer(b.downloaded, b.pass.Pkg.Path(), fd.Name.Name)
+}
+
+func cacheLayer(downloaded bool, pkgPath, funcName string) bool {
+	if !downloaded || locklib.IsLibPath(pkgPath) {
+		return false
+	}
+	name := strings.ToLower(funcName)
+	return strings.Contains(name, "cache") && !containsAny(name, nameLockWords)
+}
+
 // commandOps turns one command into ops on its keys.
 func (b *builder) commandOps(env *keyexpr.Env, c redismodel.Call) []*Op {
 	cmd := c.Cmd
@@ -849,6 +870,9 @@ func (b *builder) commandOps(env *keyexpr.Env, c redismodel.Call) []*Op {
 		op.Value = cmd.Value
 		op.TTL = cmd.SetsExpiry()
 		switch {
+		case cmd.AcquiresNX() && b.cacheLayer(c.In.Decl):
+			// A downloaded library's cache fill (go-zero's cache node
+			// writes a not-found placeholder with SETNX EX): a write.
 		case cmd.AcquiresNX():
 			op.Kind = Acquire
 			op.Command = "SET NX"

@@ -466,7 +466,7 @@ func lookupFact[T any, PT interface {
 // protects. Files a project writes through its own packages, and SQL
 // through any package, travel in facts.
 func exportable(pass *analysis.Pass, f *WriteFact) *WriteFact {
-	if !downloaded(pass) {
+	if !lifecycle.Downloaded(pass) {
 		return f
 	}
 	out := &WriteFact{}
@@ -479,26 +479,6 @@ func exportable(pass *analysis.Pass, f *WriteFact) *WriteFact {
 		return nil
 	}
 	return out
-}
-
-// downloaded reports whether the package comes from a module downloaded
-// from a proxy: its module has a version, or, where the driver does not
-// say (Module is nil with some loaders), its files lie in the module
-// cache, under a directory named path@version.
-func downloaded(pass *analysis.Pass) bool {
-	if pass.Module != nil {
-		return pass.Module.Version != ""
-	}
-	if len(pass.Files) == 0 {
-		return false
-	}
-	dir := filepath.ToSlash(filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name()))
-	for _, elem := range strings.Split(dir, "/") {
-		if at := strings.LastIndex(elem, "@v"); at > 0 && at+2 < len(elem) && elem[at+2] >= '0' && elem[at+2] <= '9' {
-			return true
-		}
-	}
-	return false
 }
 
 // selfGuardedWrites returns the self-guarded writes fd makes itself.
