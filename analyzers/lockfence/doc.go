@@ -61,7 +61,15 @@
 //     left out; an interface of one method must also name a type of the
 //     implementation's package, Allocate(...) (*store.Stock, error), so
 //     that a type that merely has a method of that shape does not stand
-//     for it). The same holds for locks taken and released through such
+//     for it). Two types count as one implementation when every method
+//     of the interface is the same function on both: go-zero's generated
+//     models, where customWalletModel embeds *defaultWalletModel and the
+//     hand-written methods are defaultWalletModel's too, so a
+//     svcCtx.WalletModel.Update(...) is defaultWalletModel's UPDATE. An
+//     SETNX that a downloaded library's cache layer makes (go-zero's
+//     cache node storing a not-found placeholder, in a function named as
+//     a cache operation and not as a lock) is a cache write, not a lock
+//     such a model takes. The same holds for locks taken and released through such
 //     an interface (a domain's Broker whose only implementation takes a
 //     SET NX lock). File writes inside modules downloaded from a proxy
 //     are left out (a logger's klog.Warningf reaches (*os.File).Write;

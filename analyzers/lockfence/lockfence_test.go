@@ -11,5 +11,5 @@ import (
 
 func TestLockFence(t *testing.T) {
 	dir := testutil.GOPATH(t, "testdata")
-	analysistest.Run(t, dir, lockfence.Analyzer, "fence", "jobs", "chains", "shopstock", "walletapp", "walletapp2", "esim/job", "esim/sched", "objstore", "gamesvc", "payouts", "tiersvc", "ledger")
+	analysistest.Run(t, dir, lockfence.Analyzer, "fence", "jobs", "chains", "shopstock", "walletapp", "walletapp2", "esim/job", "esim/sched", "objstore", "gamesvc", "payouts", "tiersvc", "ledger", "zlogic")
 }

@@ -7,9 +7,11 @@
 // (type Order interface{...}; type OrderDB struct{...}). A call through
 // such an interface can only reach that type, as far as the package
 // shows, so what the implementation does (its lock ops, its writes) is
-// what the interface method does. With two or more implementations, or
-// none, the interface method stays unknown, unless the caller tells which
-// implementations count (see Methods).
+// what the interface method does. Two types whose methods of the
+// interface are the same functions (one embeds the other: go-zero's
+// customXModel embeds *defaultXModel) count as one. With two or more
+// implementations, or none, the interface method stays unknown, unless
+// the caller tells which implementations count (see Methods).
 package soleimpl
 
 import (
@@ -51,6 +53,9 @@ func Methods(pkg *types.Package, counts func(*types.TypeName) bool) map[*types.F
 		for _, c := range concrete {
 			for _, t := range []types.Type{c.Type(), types.NewPointer(c.Type())} {
 				if types.Implements(t, iface) {
+					if impl != nil && sameMethods(iface, impl, t) {
+						break // a wrapper that embeds it: the same methods
+					}
 					impl = t
 					n++
 					if counts != nil && counts(c) {
@@ -224,6 +229,9 @@ func (p *Project) sole(iface *types.Interface) types.Type {
 				continue
 			}
 			if impl != nil {
+				if sameMethods(iface, impl, t) {
+					break // a wrapper that embeds it: the same methods
+				}
 				return nil // two implementations: unknown
 			}
 			impl, owner = t, tn.Pkg()
@@ -295,4 +303,20 @@ func standInPackage(path string) bool {
 		}
 	}
 	return false
+}
+
+// sameMethods reports whether a and b implement every method of iface
+// with the same function: one embeds the other (go-zero's generated
+// customXModel embeds *defaultXModel, and both implement xModel), so
+// either stands for the interface.
+func sameMethods(iface *types.Interface, a, b types.Type) bool {
+	for i := 0; i < iface.NumMethods(); i++ {
+		m := iface.Method(i)
+		x, _, _ := types.LookupFieldOrMethod(a, true, m.Pkg(), m.Name())
+		y, _, _ := types.LookupFieldOrMethod(b, true, m.Pkg(), m.Name())
+		if x == nil || x != y {
+			return false
+		}
+	}
+	return true
 }
