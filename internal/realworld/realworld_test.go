@@ -94,6 +94,16 @@ func TestParseJSON(t *testing.T) {
 	if len(reps) != 1 || reps[0] != (Report{Analyzer: "lockrelease", File: "p/a.go", Line: 12, Message: "m"}) {
 		t.Errorf("reports %+v, want one lockrelease at p/a.go:12", reps)
 	}
+	// Related lines of the same file count, where the lock was acquired
+	// does not.
+	out = []byte(`{"example.com/p": {"locklease": [{"posn": "/c/o__n/p/a.go:30:3", "message": "m", "related": [
+		{"posn": "/c/o__n/p/a.go:5:2", "message": "lock acquired here"},
+		{"posn": "/c/o__n/p/a.go:26:9", "message": "the renewal"},
+		{"posn": "/c/o__n/p/b.go:7:1", "message": "the renewal"}]}]}}`)
+	reps, err = parseJSON(out, "/c/o__n")
+	if err != nil || len(reps) != 1 || reps[0].Related != "26" {
+		t.Errorf("reports %+v (%v), want one with related line 26", reps, err)
+	}
 }
 
 // TestScoreD1Pair checks that a D1 report at the acquire, naming the
@@ -190,5 +200,28 @@ func TestCorpusScore(t *testing.T) {
 	}
 	for _, s := range above {
 		t.Errorf("above the floor (raise it in this commit: go run ./internal/realworld -write-floors): %s", s)
+	}
+}
+
+// TestScoreD10Pair checks that a D10 report at the branch that drops a
+// failed renewal, naming the renewal as related information, matches a
+// D10 labelled on either line, for recall and precision, and that a
+// report whose related line is only near another class's label does not.
+func TestScoreD10Pair(t *testing.T) {
+	r := &Repo{Repo: "o/n", Files: []File{{
+		File:    "a.go",
+		Defects: []Defect{{Class: "D10", Line: 10}, {Class: "D10", Line: 40}, {Class: "D3", Line: 70}},
+	}}}
+	sc := &Score{Precision: map[string]*Ratio{}, Recall: map[string]*Ratio{}}
+	sc.add(&unit{repo: r, files: []*File{&r.Files[0]}}, []Report{
+		{Analyzer: "locklease", File: "a.go", Line: 14, Related: "10"}, // the branch; the renewal labelled
+		{Analyzer: "locklease", File: "a.go", Line: 40},                // on the label itself
+		{Analyzer: "locklease", File: "a.go", Line: 60, Related: "70"}, // related near a D3 only
+	})
+	if got := *sc.Recall["D10"]; got != (Ratio{Hit: 2, Total: 2}) {
+		t.Errorf("D10 recall %v, want 2/2", got)
+	}
+	if got := *sc.Precision["locklease"]; got != (Ratio{Hit: 2, Total: 3}) {
+		t.Errorf("locklease precision %v, want 2/3", got)
 	}
 }

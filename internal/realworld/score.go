@@ -16,6 +16,10 @@ import (
 	"sync"
 )
 
+// acquiredHere is the related information the analyzers give for where
+// the lock was taken.
+const acquiredHere = "lock acquired here"
+
 // tolerance is how many lines a report may land from its label and still
 // count: a report on the call's first line for a label on its argument
 // line, or on the if around it, is the same finding.
@@ -32,9 +36,12 @@ type Report struct {
 	Related string `json:"related,omitempty"`
 }
 
-// pairLines are the lines a report names for a defect labelled on two
-// lines (D1: the acquire and the separate EXPIRE): its own and its
-// related lines.
+// pairLines are the lines a report names for a defect that spans two
+// lines: its own and its related lines (D1: the acquire and the separate
+// EXPIRE; D10: the renewal and the branch that drops its failure, or the
+// acquire and the work that goes on with the parent context). Where the
+// lock was acquired is context, not part of the defect, and is not
+// among them (see run).
 func (r Report) pairLines() []int {
 	lines := []int{r.Line}
 	for f := range strings.FieldsSeq(r.Related) {
@@ -44,6 +51,12 @@ func (r Report) pairLines() []int {
 	}
 	return lines
 }
+
+// twoLines are the classes whose defect spans two lines that a report
+// may name either of (pairLines): D1 labels both of its lines, so only
+// recall looks at a report's related lines; a D10 is labelled once, on
+// either line.
+var twoLines = map[string]bool{"D1": true, "D10": true}
 
 // Outcome is what happened to a label or a report, for listing.
 type Outcome struct {
@@ -179,7 +192,7 @@ func (sc *Score) add(u *unit, reports []Report) {
 				if !slices.Contains(Classes[d.Class], rep.Analyzer) {
 					return false
 				}
-				if d.Class == "D1" { // one defect on two lines: either counts
+				if twoLines[d.Class] { // one defect on two lines: either counts
 					return slices.ContainsFunc(rep.pairLines(), func(l int) bool { return near(l, d.Line) })
 				}
 				return near(rep.Line, d.Lines()...)
@@ -194,7 +207,13 @@ func (sc *Score) add(u *unit, reports []Report) {
 			pr := sc.ratio(sc.Precision, rep.Analyzer)
 			pr.Total++
 			right := slices.ContainsFunc(f.Defects, func(d Defect) bool {
-				return slices.Contains(Classes[d.Class], rep.Analyzer) && near(rep.Line, d.Lines()...)
+				if !slices.Contains(Classes[d.Class], rep.Analyzer) {
+					return false
+				}
+				if d.Class == "D10" {
+					return slices.ContainsFunc(rep.pairLines(), func(l int) bool { return near(l, d.Line) })
+				}
+				return near(rep.Line, d.Lines()...)
 			})
 			if right {
 				pr.Hit++
@@ -291,7 +310,8 @@ func parseJSON(data []byte, repoDir string) ([]Report, error) {
 				Posn    string `json:"posn"`
 				Message string `json:"message"`
 				Related []struct {
-					Posn string `json:"posn"`
+					Posn    string `json:"posn"`
+					Message string `json:"message"`
 				} `json:"related"`
 			}
 			if err := json.Unmarshal(raw, &diags); err != nil {
@@ -308,6 +328,9 @@ func parseJSON(data []byte, repoDir string) ([]Report, error) {
 				r := Report{Analyzer: an, File: file, Line: line, Message: d.Message}
 				var rel []string
 				for _, x := range d.Related {
+					if x.Message == acquiredHere {
+						continue // context, not a line of the defect
+					}
 					if f, l, err := splitPosn(x.Posn); err == nil && filepath.ToSlash(f) == filepath.ToSlash(filepath.Join(repoDir, file)) {
 						rel = append(rel, strconv.Itoa(l))
 					}
