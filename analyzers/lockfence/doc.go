@@ -118,7 +118,9 @@
 //     a helper may also be called where no lock is held. An unexported
 //     helper of this package called only there is the section's own
 //     code moved out, and is reported at its write, the call as related
-//     information; so are such helpers it calls in turn (a leader's tick
+//     information (a helper of the package that others call too stays
+//     reported at the call, with where it writes as related
+//     information); so are such helpers it calls in turn (a leader's tick
 //     calls processDueJobs, which calls runJob, each once: the report is
 //     at runJob's UPDATE); when such a helper writes through another
 //     package (a repository method, also inside the callback it passes

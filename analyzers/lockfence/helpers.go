@@ -270,6 +270,30 @@ func (h *redisHelpers) inlinedWrite(call *ast.CallExpr, site string) *stores.Wri
 	return h.writeIn(fd, site, 0)
 }
 
+// localWrite returns the write at site (file:line) inside the helper of
+// this package that call goes to, or nil.
+func (h *redisHelpers) localWrite(call *ast.CallExpr, site string) *stores.Write {
+	fn, _ := typeutil.Callee(h.pass.TypesInfo, call).(*types.Func)
+	if fn == nil || site == "" {
+		return nil
+	}
+	fd := h.declOf[fn.Origin()]
+	if fd == nil || fd.Body == nil {
+		return nil
+	}
+	w := h.writeIn(fd, site, 0)
+	if w == nil || w.Site() != site && !sameSite(h.pass, w.Call, site) {
+		return nil
+	}
+	return w
+}
+
+// sameSite reports whether call is at site (file:line).
+func sameSite(pass *analysis.Pass, call *ast.CallExpr, site string) bool {
+	p := pass.Fset.Position(call.Pos())
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line) == site
+}
+
 // local reports whether call goes to a function declared in this package
 // (whose code is followed, or is shared, as inlinable says).
 func (h *redisHelpers) local(call *ast.CallExpr) bool {

@@ -269,6 +269,10 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 			// code moved out: report where it writes.
 			at, what = site.Call, site.What
 			related = append(related, analysis.RelatedInformation{Pos: w.Call.Pos(), End: w.Call.End(), Message: "called under the lock here"})
+		} else if site := rh.localWrite(w.Call, w.Site()); site != nil {
+			// A helper of this package shared with other callers: the
+			// report stays at the call, and shows where the write lands.
+			related = append(related, analysis.RelatedInformation{Pos: site.Call.Pos(), End: site.Call.End(), Message: "the write lands here: " + site.What})
 		}
 	}
 	if at == ast.Node(w.Call) {
