@@ -99,6 +99,7 @@ func TestParseJSON(t *testing.T) {
 	out = []byte(`{"example.com/p": {"locklease": [{"posn": "/c/o__n/p/a.go:30:3", "message": "m", "related": [
 		{"posn": "/c/o__n/p/a.go:5:2", "message": "lock acquired here"},
 		{"posn": "/c/o__n/p/a.go:26:9", "message": "the renewal"},
+		{"posn": "/c/o__n/p/a.go:28:9", "message": "also written without a fence: Redis SET"},
 		{"posn": "/c/o__n/p/b.go:7:1", "message": "the renewal"}]}]}}`)
 	reps, err = parseJSON(out, "/c/o__n")
 	if err != nil || len(reps) != 1 || reps[0].Related != "26" {
@@ -223,5 +224,26 @@ func TestScoreD10Pair(t *testing.T) {
 	}
 	if got := *sc.Precision["locklease"]; got != (Ratio{Hit: 2, Total: 3}) {
 		t.Errorf("locklease precision %v, want 2/3", got)
+	}
+}
+
+// TestScoreD7Helper checks that a lockfence report at the call of a
+// helper counts for a D7 whose writes list the helper's write, named as
+// the report's related information.
+func TestScoreD7Helper(t *testing.T) {
+	r := &Repo{Repo: "o/n", Files: []File{{
+		File:    "a.go",
+		Defects: []Defect{{Class: "D7", Line: 50, Writes: []int{20}}, {Class: "D10", Line: 90}},
+	}}}
+	sc := &Score{Precision: map[string]*Ratio{}, Recall: map[string]*Ratio{}}
+	sc.add(&unit{repo: r, files: []*File{&r.Files[0]}}, []Report{
+		{Analyzer: "lockfence", File: "a.go", Line: 60, Related: "20"}, // the call; the write labelled
+		{Analyzer: "lockfence", File: "a.go", Line: 70, Related: "90"}, // related near a D10 only
+	})
+	if got := *sc.Recall["D7"]; got != (Ratio{Hit: 1, Total: 1}) {
+		t.Errorf("D7 recall %v, want 1/1", got)
+	}
+	if got := *sc.Precision["lockfence"]; got != (Ratio{Hit: 1, Total: 2}) {
+		t.Errorf("lockfence precision %v, want 1/2", got)
 	}
 }

@@ -20,6 +20,11 @@ import (
 // the lock was taken.
 const acquiredHere = "lock acquired here"
 
+// alsoWritten begins lockfence's related information for the section's
+// other unfenced writes: each is a defect line of its own only where the
+// report itself lands.
+const alsoWritten = "also written without a fence"
+
 // tolerance is how many lines a report may land from its label and still
 // count: a report on the call's first line for a label on its argument
 // line, or on the if around it, is the same finding.
@@ -39,7 +44,8 @@ type Report struct {
 // pairLines are the lines a report names for a defect that spans two
 // lines: its own and its related lines (D1: the acquire and the separate
 // EXPIRE; D10: the renewal and the branch that drops its failure, or the
-// acquire and the work that goes on with the parent context). Where the
+// acquire and the work that goes on with the parent context; D7: the
+// call of a helper and the helper's write). Where the
 // lock was acquired is context, not part of the defect, and is not
 // among them (see run).
 func (r Report) pairLines() []int {
@@ -55,8 +61,13 @@ func (r Report) pairLines() []int {
 // twoLines are the classes whose defect spans two lines that a report
 // may name either of (pairLines): D1 labels both of its lines, so only
 // recall looks at a report's related lines; a D10 is labelled once, on
-// either line.
-var twoLines = map[string]bool{"D1": true, "D10": true}
+// either line; a D7 on the acquire and the writes, and a report at the
+// call of a helper names the helper's write.
+var twoLines = map[string]bool{"D1": true, "D7": true, "D10": true}
+
+// labelledOnce are the twoLines classes labelled on one of their lines,
+// so that precision too counts a report at either.
+var labelledOnce = map[string]bool{"D7": true, "D10": true}
 
 // Outcome is what happened to a label or a report, for listing.
 type Outcome struct {
@@ -193,7 +204,7 @@ func (sc *Score) add(u *unit, reports []Report) {
 					return false
 				}
 				if twoLines[d.Class] { // one defect on two lines: either counts
-					return slices.ContainsFunc(rep.pairLines(), func(l int) bool { return near(l, d.Line) })
+					return slices.ContainsFunc(rep.pairLines(), func(l int) bool { return near(l, d.Lines()...) })
 				}
 				return near(rep.Line, d.Lines()...)
 			})
@@ -210,8 +221,8 @@ func (sc *Score) add(u *unit, reports []Report) {
 				if !slices.Contains(Classes[d.Class], rep.Analyzer) {
 					return false
 				}
-				if d.Class == "D10" {
-					return slices.ContainsFunc(rep.pairLines(), func(l int) bool { return near(l, d.Line) })
+				if labelledOnce[d.Class] {
+					return slices.ContainsFunc(rep.pairLines(), func(l int) bool { return near(l, d.Lines()...) })
 				}
 				return near(rep.Line, d.Lines()...)
 			})
@@ -328,7 +339,7 @@ func parseJSON(data []byte, repoDir string) ([]Report, error) {
 				r := Report{Analyzer: an, File: file, Line: line, Message: d.Message}
 				var rel []string
 				for _, x := range d.Related {
-					if x.Message == acquiredHere {
+					if x.Message == acquiredHere || strings.HasPrefix(x.Message, alsoWritten) {
 						continue // context, not a line of the defect
 					}
 					if f, l, err := splitPosn(x.Posn); err == nil && filepath.ToSlash(f) == filepath.ToSlash(filepath.Join(repoDir, file)) {
