@@ -233,13 +233,20 @@ func TestScoreD10Pair(t *testing.T) {
 func TestScoreD7Helper(t *testing.T) {
 	r := &Repo{Repo: "o/n", Files: []File{{
 		File:    "a.go",
-		Defects: []Defect{{Class: "D7", Line: 50, Writes: []int{20}}, {Class: "D10", Line: 90}},
+		Defects: []Defect{{Class: "D7", Line: 50, Writes: []int{20}}, {Class: "D10", Line: 90}, {Class: "D8", Line: 110}},
 	}}}
 	sc := &Score{Precision: map[string]*Ratio{}, Recall: map[string]*Ratio{}}
 	sc.add(&unit{repo: r, files: []*File{&r.Files[0]}}, []Report{
-		{Analyzer: "lockfence", File: "a.go", Line: 60, Related: "20"}, // the call; the write labelled
-		{Analyzer: "lockfence", File: "a.go", Line: 70, Related: "90"}, // related near a D10 only
+		{Analyzer: "lockfence", File: "a.go", Line: 60, Related: "20"},        // the call; the write labelled
+		{Analyzer: "lockfence", File: "a.go", Line: 70, Related: "90"},        // related near a D10 only
+		{Analyzer: "lockresult", File: "a.go", Line: 118, Related: "110 121"}, // the branch; the acquire labelled
 	})
+	if got := *sc.Recall["D8"]; got != (Ratio{Hit: 1, Total: 1}) {
+		t.Errorf("D8 recall %v, want 1/1", got)
+	}
+	if got := *sc.Precision["lockresult"]; got != (Ratio{Hit: 1, Total: 1}) {
+		t.Errorf("lockresult precision %v, want 1/1", got)
+	}
 	if got := *sc.Recall["D7"]; got != (Ratio{Hit: 1, Total: 1}) {
 		t.Errorf("D7 recall %v, want 1/1", got)
 	}

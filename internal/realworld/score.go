@@ -45,7 +45,8 @@ type Report struct {
 // lines: its own and its related lines (D1: the acquire and the separate
 // EXPIRE; D10: the renewal and the branch that drops its failure, or the
 // acquire and the work that goes on with the parent context; D7: the
-// call of a helper and the helper's write). Where the
+// call of a helper and the helper's write; D8: the acquire and the
+// branch that falls through after it failed). Where the
 // lock was acquired is context, not part of the defect, and is not
 // among them (see run).
 func (r Report) pairLines() []int {
@@ -62,12 +63,13 @@ func (r Report) pairLines() []int {
 // may name either of (pairLines): D1 labels both of its lines, so only
 // recall looks at a report's related lines; a D10 is labelled once, on
 // either line; a D7 on the acquire and the writes, and a report at the
-// call of a helper names the helper's write.
-var twoLines = map[string]bool{"D1": true, "D7": true, "D10": true}
+// call of a helper names the helper's write; a D8 on the acquire, and a
+// report at the branch that misreads it names the acquire.
+var twoLines = map[string]bool{"D1": true, "D7": true, "D8": true, "D10": true}
 
 // labelledOnce are the twoLines classes labelled on one of their lines,
 // so that precision too counts a report at either.
-var labelledOnce = map[string]bool{"D7": true, "D10": true}
+var labelledOnce = map[string]bool{"D7": true, "D8": true, "D10": true}
 
 // Outcome is what happened to a label or a report, for listing.
 type Outcome struct {
