@@ -102,7 +102,7 @@ func reportSharedSlots(pass *analysis.Pass, res *lifecycle.Result, seen map[toke
 					return true
 				}
 				o := ownerSlot(pass.TypesInfo, declOf, fd, lc.Recv, 0)
-				if o != nil && filled[o.slot] && isParam(pass.TypesInfo, fd, rootVar(pass.TypesInfo, o.index)) {
+				if o != nil && filled[o.slot] && fromParam(pass.TypesInfo, fd, rootVar(pass.TypesInfo, o.index)) {
 					report(call, o, "lock")
 				}
 				return true
@@ -140,6 +140,12 @@ func filledSlots(pass *analysis.Pass) map[*types.Var]bool {
 		})
 	}
 	return out
+}
+
+// longLivedMapOrNil is longLivedMap, and whether it found one.
+func longLivedMapOrNil(info *types.Info, e ast.Expr) (*types.Var, bool) {
+	v := longLivedMap(info, e)
+	return v, v != nil
 }
 
 // longLivedMap returns the variable e names when it is a map with string
@@ -185,6 +191,15 @@ func ownerSlot(info *types.Info, declOf map[*types.Func]*ast.FuncDecl, fd *ast.F
 	e = ast.Unparen(e)
 	if ta, ok := e.(*ast.TypeAssertExpr); ok {
 		e = ast.Unparen(ta.X)
+	}
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		// A field of what the slot holds (held.lock of a struct stored
+		// with its cancel func).
+		if v, ok := info.ObjectOf(sel.Sel).(*types.Var); ok && v.IsField() {
+			if _, isMap := longLivedMapOrNil(info, sel); !isMap {
+				e = ast.Unparen(sel.X)
+			}
+		}
 	}
 	switch e := e.(type) {
 	case *ast.IndexExpr:
@@ -281,6 +296,45 @@ func rootVar(info *types.Info, e ast.Expr) *types.Var {
 	}
 	v, _ := info.ObjectOf(id).(*types.Var)
 	return v
+}
+
+// fromParam reports whether v is a parameter of fd, or a local assigned
+// once from an expression of its parameters (key := prefix(name)).
+func fromParam(info *types.Info, fd *ast.FuncDecl, v *types.Var) bool {
+	if v == nil {
+		return false
+	}
+	if isParam(info, fd, v) {
+		return true
+	}
+	var from ast.Expr
+	assigned := 0
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok {
+			for i, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && info.ObjectOf(id) == v {
+					assigned++
+					if len(as.Rhs) == len(as.Lhs) {
+						from = as.Rhs[i]
+					}
+				}
+			}
+		}
+		return true
+	})
+	if assigned != 1 || from == nil {
+		return false
+	}
+	uses := false
+	ast.Inspect(from, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if p, ok := info.ObjectOf(id).(*types.Var); ok && isParam(info, fd, p) {
+				uses = true
+			}
+		}
+		return !uses
+	})
+	return uses
 }
 
 // isParam reports whether v is a parameter of fd.

@@ -153,3 +153,37 @@ func guarded(ctx context.Context, rdb *redis.Client, keys []string) error {
 func (h *handles) byHandle(ctx context.Context, lock *redislock.Lock) error {
 	return lock.Release(ctx)
 }
+
+// storage keeps each handle with the cancel func of its renewal, by a
+// key made from the name.
+type storage struct {
+	client *redislock.Client
+	locks  sync.Map
+}
+
+type held struct {
+	lock   *redislock.Lock
+	cancel context.CancelFunc
+}
+
+func (s *storage) Lock(ctx context.Context, name string) error {
+	key := "lock:" + name
+	lock, err := s.client.Obtain(ctx, key, time.Minute, nil)
+	if err != nil {
+		return err
+	}
+	_, cancel := context.WithCancel(ctx)
+	s.locks.Store(key, held{lock: lock, cancel: cancel})
+	return nil
+}
+
+func (s *storage) Unlock(ctx context.Context, name string) error {
+	key := "lock:" + name
+	if v, loaded := s.locks.LoadAndDelete(key); loaded {
+		if h, ok := v.(held); ok {
+			h.cancel()
+			return h.lock.Release(ctx) // want `this release checks the lock found in s.locks.LoadAndDelete\(key\)`
+		}
+	}
+	return nil
+}
