@@ -1202,10 +1202,12 @@ func (t *tracer) returns(fd *ast.FuncDecl, idx int) val {
 	if !found {
 		out = unknown
 	}
-	if out.k&kAddr != 0 {
-		// A helper that finds the host's address is right as it is: the
-		// line to change is the caller's, that made an address its lock
-		// value.
+	if out.k&kAddr != 0 && out.k&^(kAddr|kConst) == 0 {
+		// A helper that finds the host's address (or a fallback
+		// constant) is right as it is: the line to change is the
+		// caller's, that made an address its lock value. A helper that
+		// builds a lock value from an address and more is reported
+		// where it builds it.
 		out.at = nil
 	}
 	t.rets[k] = &out

@@ -4,6 +4,7 @@ package hostaddr
 import (
 	"context"
 	"net"
+	"os"
 	"strconv"
 	"time"
 
@@ -106,4 +107,22 @@ func LockTagged(ctx context.Context, rdb *redis.Client, key, tag string) (string
 
 func UnlockTagged(ctx context.Context, rdb *redis.Client, key, value string) error {
 	return release.Run(ctx, rdb, []string{key}, value).Err()
+}
+
+// ownerValue builds the lock value from the address and the process ID:
+// reported where it builds it, once, not at each acquire.
+func ownerValue() string {
+	return ipv4() + "-" + strconv.Itoa(os.Getpid()) // want `lock "job:a" stores a network address of the host and the process ID as its value`
+}
+
+func lockJobA(ctx context.Context, rdb *redis.Client) (bool, error) {
+	return rdb.SetNX(ctx, "job:a", ownerValue(), time.Minute).Result()
+}
+
+func lockJobB(ctx context.Context, rdb *redis.Client) (bool, error) {
+	return rdb.SetNX(ctx, "job:a", ownerValue(), time.Minute).Result()
+}
+
+func unlockJob(ctx context.Context, rdb *redis.Client) error {
+	return release.Run(ctx, rdb, []string{"job:a"}, ownerValue()).Err()
 }
