@@ -96,12 +96,18 @@
 //     answers "no row changed" with an error (if n == 0 { return
 //     ErrConflict }) that the section tests and leaves on (if err :=
 //     repo.UpdateBalance(...); err != nil { return err }): a ledger
-//     entry written after it runs only for that caller. So is a SQL
+//     entry written after it runs only for that caller. So is a write
+//     in a function literal handed to a transaction wrapper (Transaction,
+//     TransactCtx, Trans, WithTx) whose next statement returns a non-nil
+//     error: the transaction rolls back and the write never lands (a
+//     failure row logged on the path that then fails). So is a SQL
 //     or gorm write in a transaction that has already locked rows through
 //     the same handle (SELECT ... FOR UPDATE or FOR SHARE, LOCK IN SHARE
 //     MODE, gorm's clause.Locking, jinzhu/gorm's gorm:query_option; not
 //     that option on gorm v2, which ignores it), directly or in a helper
-//     given the transaction (loadOrderTx(tx, id, true); a lock that hangs
+//     given the transaction (loadOrderTx(tx, id, true), or go-zero's
+//     Session that TransactCtx hands its callback,
+//     FindOneForUpdate(ctx, session, uid); a lock that hangs
 //     on a bool parameter counts only with a constant true), when the
 //     code tests what the locked read returned (an if or switch on it,
 //     also on the fields of a struct it scanned into) before the write,

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
@@ -207,6 +208,9 @@ func check(pass *analysis.Pass, res *section.Result, helpers *stores.Result, rh 
 			}
 			if helpers.RowLocked(root, w) {
 				continue // after SELECT ... FOR UPDATE in its transaction: the database serialises it
+			}
+			if rolledBack(pass, w.Call) {
+				continue // the transaction's callback returns an error right after it: rolled back
 			}
 			if stores.Claimed(root, claimedBy, w) {
 				continue // after a conditional UPDATE that changed a row: only its claimant gets here
@@ -456,4 +460,79 @@ func handedTo(pass *analysis.Pass, w *stores.Write) ast.Node {
 		}
 	}
 	return w.Call
+}
+
+// rolledBack reports whether call is a statement of a function literal
+// handed to a transaction wrapper (a call whose function is named
+// Transaction, Transact, TransactCtx, Trans, WithTx, InTx, ...) and the
+// next statement of its block returns a non-nil error: the transaction
+// rolls back, so the write never lands (a failure row logged on the path
+// that then fails the transaction).
+func rolledBack(pass *analysis.Pass, call *ast.CallExpr) bool {
+	info := pass.TypesInfo
+	var path []ast.Node
+	for _, f := range pass.Files {
+		if f.Pos() <= call.Pos() && call.End() <= f.End() {
+			path, _ = astutil.PathEnclosingInterval(f, call.Pos(), call.End())
+		}
+	}
+	var stmt ast.Stmt
+	for i, n := range path {
+		block, ok := n.(*ast.BlockStmt)
+		if !ok || i == 0 {
+			continue
+		}
+		s, ok := path[i-1].(ast.Stmt)
+		if !ok {
+			return false
+		}
+		stmt = s
+		idx := slices.Index(block.List, stmt)
+		if idx < 0 || idx+1 >= len(block.List) {
+			return false
+		}
+		ret, ok := block.List[idx+1].(*ast.ReturnStmt)
+		if !ok || len(ret.Results) == 0 {
+			return false
+		}
+		last := ast.Unparen(ret.Results[len(ret.Results)-1])
+		if id, ok := last.(*ast.Ident); ok && id.Name == "nil" {
+			return false
+		}
+		if t := info.TypeOf(last); t == nil || !types.Identical(t, types.Universe.Lookup("error").Type()) {
+			return false
+		}
+		// The block must belong to a function literal passed to a
+		// transaction wrapper.
+		for _, m := range path[i+1:] {
+			lit, ok := m.(*ast.FuncLit)
+			if !ok {
+				continue
+			}
+			for _, outer := range path {
+				oc, ok := outer.(*ast.CallExpr)
+				if !ok || !slices.Contains(oc.Args, ast.Expr(lit)) {
+					continue
+				}
+				return transactionWrapper(oc)
+			}
+			return false
+		}
+		return false
+	}
+	return false
+}
+
+// transactionWrapper reports whether call is named as running a
+// transaction (db.Transaction, conn.TransactCtx, m.Trans, WithTx).
+func transactionWrapper(call *ast.CallExpr) bool {
+	var name string
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.SelectorExpr:
+		name = f.Sel.Name
+	case *ast.Ident:
+		name = f.Name
+	}
+	name = strings.ToLower(name)
+	return strings.HasPrefix(name, "trans") || strings.HasSuffix(name, "tx") || strings.Contains(name, "transaction")
 }

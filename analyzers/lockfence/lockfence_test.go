@@ -12,7 +12,7 @@ import (
 
 func TestLockFence(t *testing.T) {
 	dir := testutil.GOPATH(t, "testdata")
-	analysistest.Run(t, dir, lockfence.Analyzer, "fence", "jobs", "chains", "shopstock", "walletapp", "walletapp2", "esim/job", "esim/sched", "objstore", "gamesvc", "payouts", "tiersvc", "ledger", "zlogic")
+	analysistest.Run(t, dir, lockfence.Analyzer, "fence", "jobs", "chains", "shopstock", "walletapp", "walletapp2", "esim/job", "esim/sched", "objstore", "gamesvc", "payouts", "tiersvc", "ledger", "zlogic", "zpay")
 }
 
 // TestSharedHelperWrite checks that a report at the call of a helper
@@ -26,12 +26,12 @@ func TestSharedHelperWrite(t *testing.T) {
 		for _, d := range r.Diagnostics {
 			found := false
 			for _, rel := range d.Related {
-				if strings.HasPrefix(rel.Message, "the write lands here") && r.Pass.Fset.Position(rel.Pos).Line == 23 {
+				if strings.HasPrefix(rel.Message, "the write lands here") && r.Pass.Fset.Position(rel.Pos).Line == 24 {
 					found = true
 				}
 			}
 			if !found {
-				t.Errorf("%v: %s: no related information at the helper's write (line 23): %+v", r.Pass.Fset.Position(d.Pos), d.Message, d.Related)
+				t.Errorf("%v: %s: no related information at the helper's write (line 24): %+v", r.Pass.Fset.Position(d.Pos), d.Message, d.Related)
 			}
 			n++
 		}

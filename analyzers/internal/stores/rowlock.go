@@ -47,7 +47,8 @@ func (f *RowLockFact) String() string {
 
 // handleType reports whether t is a database handle a transaction's row
 // lock is taken and kept through: gorm's DB (a transaction inside
-// Transaction or after Begin), database/sql's and sqlx's Tx, pgx's Tx.
+// Transaction or after Begin), database/sql's and sqlx's Tx, pgx's Tx,
+// go-zero's Session.
 func handleType(t types.Type) bool {
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
@@ -63,6 +64,10 @@ func handleType(t types.Type) bool {
 	case "Tx":
 		return path == "database/sql" || path == "github.com/jmoiron/sqlx" ||
 			strings.HasPrefix(path, "github.com/jackc/pgx/")
+	case "Session":
+		// go-zero's sqlx.Session: the transaction TransactCtx hands its
+		// callback (also in forks of go-zero, under the same path).
+		return strings.HasSuffix(path, "/core/stores/sqlx")
 	}
 	return false
 }

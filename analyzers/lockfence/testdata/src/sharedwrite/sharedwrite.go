@@ -4,11 +4,12 @@ package sharedwrite
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -25,7 +26,7 @@ func (s *Svc) setStatus(ctx context.Context, id int64, status string) error {
 }
 
 func (s *Svc) lock(ctx context.Context, key string) (string, error) {
-	token := uuid.NewString()
+	token := newToken()
 	ok, err := s.rdb.SetNX(ctx, key, token, time.Minute).Result()
 	if err != nil {
 		return "", err
@@ -42,7 +43,7 @@ func (s *Svc) Pay(ctx context.Context, id int64) error {
 		return err
 	}
 	defer unlock.Run(ctx, s.rdb, []string{"lock:order"}, token)
-	return s.setStatus(ctx, id, "paid") // want `s.setStatus \(database/sql DB.ExecContext at sharedwrite.go:23\) under lock "lock:order"`
+	return s.setStatus(ctx, id, "paid") // want `s.setStatus \(database/sql DB.ExecContext at sharedwrite.go:24\) under lock "lock:order"`
 }
 
 func (s *Svc) Cancel(ctx context.Context, id int64) error {
@@ -51,5 +52,12 @@ func (s *Svc) Cancel(ctx context.Context, id int64) error {
 		return err
 	}
 	defer unlock.Run(ctx, s.rdb, []string{"lock:order"}, token)
-	return s.setStatus(ctx, id, "cancelled") // want `s.setStatus \(database/sql DB.ExecContext at sharedwrite.go:23\) under lock "lock:order"`
+	return s.setStatus(ctx, id, "cancelled") // want `s.setStatus \(database/sql DB.ExecContext at sharedwrite.go:24\) under lock "lock:order"`
+}
+
+// newToken returns a random lock token.
+func newToken() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }

@@ -4,11 +4,12 @@ package zlogic
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
 
 	"zmodel"
@@ -24,7 +25,7 @@ type Logic struct {
 
 func (l *Logic) Pay(ctx context.Context, id, amount int64) error {
 	key := fmt.Sprintf("lock:wallet:%d", id)
-	token := uuid.NewString()
+	token := newToken()
 	ok, err := l.rdb.SetNX(ctx, key, token, 2*time.Minute).Result()
 	if err != nil || !ok {
 		return errors.New("busy")
@@ -42,11 +43,18 @@ func (l *Logic) Pay(ctx context.Context, id, amount int64) error {
 // known here.
 func (l *Logic) Record(ctx context.Context, id, amount int64) error {
 	key := fmt.Sprintf("lock:ledger:%d", id)
-	token := uuid.NewString()
+	token := newToken()
 	ok, err := l.rdb.SetNX(ctx, key, token, time.Minute).Result()
 	if err != nil || !ok {
 		return errors.New("busy")
 	}
 	defer unlock.Run(ctx, l.rdb, []string{key}, token)
 	return l.ledger.Append(ctx, id, amount)
+}
+
+// newToken returns a random lock token.
+func newToken() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }

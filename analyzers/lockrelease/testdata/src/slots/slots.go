@@ -4,12 +4,13 @@ package slots
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"sync"
 	"time"
 
 	"github.com/bsm/redislock"
-	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
 	zredis "github.com/zeromicro/go-zero/core/stores/redis"
 )
@@ -23,7 +24,7 @@ type tokenLocker struct {
 }
 
 func (l *tokenLocker) TryAcquire(ctx context.Context, key string) (bool, error) {
-	token := uuid.NewString()
+	token := newToken()
 	ok, err := l.rdb.SetNX(ctx, key, token, time.Minute).Result()
 	if err != nil || !ok {
 		return false, err
@@ -113,11 +114,11 @@ type leases struct {
 }
 
 func (l *leases) Acquire(ctx context.Context, key string) (string, error) {
-	token := uuid.NewString()
+	token := newToken()
 	if err := l.rdb.SetNX(ctx, key, token, time.Minute).Err(); err != nil {
 		return "", err
 	}
-	id := uuid.NewString()
+	id := newToken()
 	l.mu.Lock()
 	l.tokens[id], l.keys[id] = token, key
 	l.mu.Unlock()
@@ -135,7 +136,7 @@ func (l *leases) Release(ctx context.Context, id string) error {
 func guarded(ctx context.Context, rdb *redis.Client, keys []string) error {
 	owned := map[string]string{}
 	for _, k := range keys {
-		t := uuid.NewString()
+		t := newToken()
 		if err := rdb.SetNX(ctx, k, t, time.Minute).Err(); err != nil {
 			return err
 		}
@@ -186,4 +187,11 @@ func (s *storage) Unlock(ctx context.Context, name string) error {
 		}
 	}
 	return nil
+}
+
+// newToken returns a random lock token.
+func newToken() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }
