@@ -109,7 +109,8 @@
 //     Session that TransactCtx hands its callback,
 //     FindOneForUpdate(ctx, session, uid); a lock that hangs
 //     on a bool parameter counts only with a constant true), when the
-//     code tests what the locked read returned (an if or switch on it,
+//     code tests what the locked read returned, or what it computed from
+//     it (bal := coinOf(wallet); if bal < n) (an if or switch on it,
 //     also on the fields of a struct it scanned into) before the write,
 //     or when the locked read selects only rows in the state the UPDATE
 //     moves them out of (SELECT ... FROM outbox WHERE status = 0 ... FOR

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"regexp"
 	"strings"
 
@@ -189,13 +190,16 @@ func rechecked(info *types.Info, fn ast.Node, ev lockEvent, pos token.Pos) bool 
 	if len(ev.reads) == 0 {
 		return false
 	}
+	// What is computed from the read counts as the read (bal :=
+	// coinOf(wallet); stream.Before = bal).
+	reads := maps.Clone(ev.reads)
 	mentions := func(e ast.Node) bool {
 		found := false
 		if e == nil {
 			return false
 		}
 		ast.Inspect(e, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && ev.reads[info.Uses[id]] {
+			if id, ok := n.(*ast.Ident); ok && reads[info.Uses[id]] {
 				found = true
 			}
 			return !found
@@ -218,6 +222,17 @@ func rechecked(info *types.Info, fn ast.Node, ev lockEvent, pos token.Pos) bool 
 			return true
 		}
 		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, r := range n.Rhs {
+				if !mentions(r) {
+					continue
+				}
+				for _, l := range n.Lhs {
+					if id := rootIdent(l); id != nil && info.ObjectOf(id) != nil && id.Name != "_" {
+						reads[info.ObjectOf(id)] = true
+					}
+				}
+			}
 		case *ast.IfStmt:
 			found = mentions(n.Cond)
 		case *ast.SwitchStmt:

@@ -42,11 +42,12 @@ func (l *Logic) Pay(ctx context.Context, uid, amount int64) error {
 		} else if err != nil {
 			return err
 		}
-		if w.Balance < amount {
+		before := balanceOf(w)
+		if before < amount {
 			_ = l.wallets.InsertLog(ctx, session, uid, "not enough")
 			return errNotEnough
 		}
-		return l.wallets.UpdateBalance(ctx, session, uid, w.Balance-amount)
+		return l.wallets.UpdateBalance(ctx, session, uid, before-amount)
 	})
 }
 
@@ -112,3 +113,5 @@ func (l *Logic) Fail(ctx context.Context, s sqlx.Session, uid int64) error {
 	_ = l.wallets.InsertLog(ctx, s, uid, "failed") // want `l.wallets.InsertLog .* under lock key \(SET NX\) carries no fencing token`
 	return errNotEnough
 }
+
+func balanceOf(w *zwallet.Wallet) int64 { return w.Balance }
