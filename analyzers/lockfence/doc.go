@@ -97,10 +97,12 @@
 //     ErrConflict }) that the section tests and leaves on (if err :=
 //     repo.UpdateBalance(...); err != nil { return err }): a ledger
 //     entry written after it runs only for that caller. So is a write
-//     in a function literal handed to a transaction wrapper (Transaction,
-//     TransactCtx, Trans, WithTx) whose next statement returns a non-nil
-//     error: the transaction rolls back and the write never lands (a
-//     failure row logged on the path that then fails). So is a SQL
+//     whose results are thrown away, in a function literal handed to a
+//     transaction wrapper (Transaction, TransactCtx, Trans, WithTx), when
+//     the next statement returns an error that cannot be nil (made there,
+//     a sentinel, or err after if err != nil): the transaction rolls back
+//     and the write never lands (a failure row logged on the path that
+//     then fails); not a write whose own error is returned. So is a SQL
 //     or gorm write in a transaction that has already locked rows through
 //     the same handle (SELECT ... FOR UPDATE or FOR SHARE, LOCK IN SHARE
 //     MODE, gorm's clause.Locking, jinzhu/gorm's gorm:query_option; not

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"regexp"
 	"slices"
@@ -462,12 +463,16 @@ func handedTo(pass *analysis.Pass, w *stores.Write) ast.Node {
 	return w.Call
 }
 
-// rolledBack reports whether call is a statement of a function literal
-// handed to a transaction wrapper (a call whose function is named
-// Transaction, Transact, TransactCtx, Trans, WithTx, InTx, ...) and the
-// next statement of its block returns a non-nil error: the transaction
-// rolls back, so the write never lands (a failure row logged on the path
-// that then fails the transaction).
+// rolledBack reports whether call is a statement of its own, its results
+// thrown away (InsertLog(...); _ = InsertLog(...)), in a function literal
+// handed to a transaction wrapper (a call named Transaction, Transact,
+// TransactCtx, Trans, WithTx, InTx, ...), and the next statement of its
+// block returns an error that is surely not nil: one made there
+// (errors.New, xerr.NewErrCode), a package's sentinel, or a variable the
+// enclosing if found not nil. The transaction rolls back, so the write
+// never lands (a failure row logged on the path that then fails it). A
+// write whose own error is returned (if err := w(); err != nil { return
+// err }; err := w(); return err) commits when it succeeds.
 func rolledBack(pass *analysis.Pass, call *ast.CallExpr) bool {
 	info := pass.TypesInfo
 	var path []ast.Node
@@ -476,49 +481,102 @@ func rolledBack(pass *analysis.Pass, call *ast.CallExpr) bool {
 			path, _ = astutil.PathEnclosingInterval(f, call.Pos(), call.End())
 		}
 	}
-	var stmt ast.Stmt
-	for i, n := range path {
-		block, ok := n.(*ast.BlockStmt)
-		if !ok || i == 0 {
+	i := slices.IndexFunc(path, func(n ast.Node) bool { _, ok := n.(*ast.BlockStmt); return ok })
+	if i < 1 {
+		return false
+	}
+	block := path[i].(*ast.BlockStmt)
+	stmt, ok := path[i-1].(ast.Stmt)
+	if !ok || !discarded(stmt, call) {
+		return false
+	}
+	idx := slices.Index(block.List, stmt)
+	if idx < 0 || idx+1 >= len(block.List) {
+		return false
+	}
+	ret, ok := block.List[idx+1].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) == 0 || !surelyError(info, ret.Results[len(ret.Results)-1], path[i:]) {
+		return false
+	}
+	// The block belongs to a function literal passed to a transaction
+	// wrapper.
+	for j, m := range path[i:] {
+		lit, ok := m.(*ast.FuncLit)
+		if !ok {
 			continue
 		}
-		s, ok := path[i-1].(ast.Stmt)
+		for _, outer := range path[i+j:] {
+			if oc, ok := outer.(*ast.CallExpr); ok && slices.Contains(oc.Args, ast.Expr(lit)) {
+				return transactionWrapper(oc)
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// discarded reports whether stmt is call alone, its results thrown away.
+func discarded(stmt ast.Stmt, call *ast.CallExpr) bool {
+	switch s := stmt.(type) {
+	case *ast.ExprStmt:
+		return ast.Unparen(s.X) == call
+	case *ast.AssignStmt:
+		if len(s.Rhs) != 1 || ast.Unparen(s.Rhs[0]) != call {
+			return false
+		}
+		for _, l := range s.Lhs {
+			if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// surelyError reports whether e, returned as an error, cannot be nil: an
+// error made by a call, a package-level variable (a sentinel), or a
+// variable an enclosing if (among outer) tested as not nil (err != nil,
+// err == ErrNotFound).
+func surelyError(info *types.Info, e ast.Expr, outer []ast.Node) bool {
+	e = ast.Unparen(e)
+	if t := info.TypeOf(e); t == nil || !types.Identical(t, types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	switch e := e.(type) {
+	case *ast.CallExpr:
+		return true
+	case *ast.SelectorExpr:
+		v, ok := info.ObjectOf(e.Sel).(*types.Var)
+		return ok && !v.IsField() && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+	case *ast.Ident:
+		v, ok := info.ObjectOf(e).(*types.Var)
 		if !ok {
 			return false
 		}
-		stmt = s
-		idx := slices.Index(block.List, stmt)
-		if idx < 0 || idx+1 >= len(block.List) {
-			return false
+		if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+			return true
 		}
-		ret, ok := block.List[idx+1].(*ast.ReturnStmt)
-		if !ok || len(ret.Results) == 0 {
-			return false
-		}
-		last := ast.Unparen(ret.Results[len(ret.Results)-1])
-		if id, ok := last.(*ast.Ident); ok && id.Name == "nil" {
-			return false
-		}
-		if t := info.TypeOf(last); t == nil || !types.Identical(t, types.Universe.Lookup("error").Type()) {
-			return false
-		}
-		// The block must belong to a function literal passed to a
-		// transaction wrapper.
-		for _, m := range path[i+1:] {
-			lit, ok := m.(*ast.FuncLit)
+		isNil := func(x ast.Expr) bool { id, ok := ast.Unparen(x).(*ast.Ident); return ok && id.Name == "nil" }
+		for _, n := range outer {
+			is, ok := n.(*ast.IfStmt)
 			if !ok {
 				continue
 			}
-			for _, outer := range path {
-				oc, ok := outer.(*ast.CallExpr)
-				if !ok || !slices.Contains(oc.Args, ast.Expr(lit)) {
+			b, ok := ast.Unparen(is.Cond).(*ast.BinaryExpr)
+			if !ok {
+				continue
+			}
+			for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+				id, ok := ast.Unparen(pair[0]).(*ast.Ident)
+				if !ok || info.ObjectOf(id) != v {
 					continue
 				}
-				return transactionWrapper(oc)
+				if b.Op == token.NEQ && isNil(pair[1]) || b.Op == token.EQL && !isNil(pair[1]) {
+					return true
+				}
 			}
-			return false
 		}
-		return false
 	}
 	return false
 }

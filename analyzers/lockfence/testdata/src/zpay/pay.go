@@ -115,3 +115,35 @@ func (l *Logic) Fail(ctx context.Context, s sqlx.Session, uid int64) error {
 }
 
 func balanceOf(w *zwallet.Wallet) int64 { return w.Balance }
+
+// Near misses: the write's own error is what the callback returns, so a
+// successful write commits.
+func (l *Logic) Own(ctx context.Context, uid int64) error {
+	key := "lock:wallet7"
+	token := newToken()
+	ok, err := l.rdb.SetNX(ctx, key, token, time.Minute).Result()
+	if err != nil || !ok {
+		return errors.New("busy")
+	}
+	defer unlock.Run(ctx, l.rdb, []string{key}, token)
+	return l.wallets.Trans(ctx, func(ctx context.Context, session sqlx.Session) error {
+		if err := l.wallets.InsertLog(ctx, session, uid, "own"); err != nil { // want `l.wallets.InsertLog .* under lock key \(SET NX\) carries no fencing token`
+			return err
+		}
+		return errNotEnough
+	})
+}
+
+func (l *Logic) OwnReturned(ctx context.Context, uid int64) error {
+	key := "lock:wallet8"
+	token := newToken()
+	ok, err := l.rdb.SetNX(ctx, key, token, time.Minute).Result()
+	if err != nil || !ok {
+		return errors.New("busy")
+	}
+	defer unlock.Run(ctx, l.rdb, []string{key}, token)
+	return l.wallets.Trans(ctx, func(ctx context.Context, session sqlx.Session) error {
+		err := l.wallets.InsertLog(ctx, session, uid, "own") // want `l.wallets.InsertLog .* under lock key \(SET NX\) carries no fencing token`
+		return err
+	})
+}
