@@ -142,12 +142,6 @@ func filledSlots(pass *analysis.Pass) map[*types.Var]bool {
 	return out
 }
 
-// longLivedMapOrNil is longLivedMap, and whether it found one.
-func longLivedMapOrNil(info *types.Info, e ast.Expr) (*types.Var, bool) {
-	v := longLivedMap(info, e)
-	return v, v != nil
-}
-
 // longLivedMap returns the variable e names when it is a map with string
 // keys, or a sync.Map, kept in a struct field or a package variable.
 func longLivedMap(info *types.Info, e ast.Expr) *types.Var {
@@ -196,7 +190,7 @@ func ownerSlot(info *types.Info, declOf map[*types.Func]*ast.FuncDecl, fd *ast.F
 		// A field of what the slot holds (held.lock of a struct stored
 		// with its cancel func).
 		if v, ok := info.ObjectOf(sel.Sel).(*types.Var); ok && v.IsField() {
-			if _, isMap := longLivedMapOrNil(info, sel); !isMap {
+			if longLivedMap(info, sel) == nil {
 				e = ast.Unparen(sel.X)
 			}
 		}
