@@ -37,7 +37,8 @@
 //     checks, and deletes, the newer holder's lock. Keep the token with
 //     the acquisition instead (return it, or a lease value). A map local
 //     to the call, or one indexed by something else than the key (a lease
-//     id per acquisition), is not reported.
+//     id per acquisition), is not reported; nor is a release that first
+//     compares what the slot holds with the caller's own (al != expected).
 //
 // A package whose every key goes through one helper (Store, Del and
 // Expire all keyed serialKey(key)) has no lock in that helper's shape: its

@@ -274,7 +274,7 @@ func ownerSlot(info *types.Info, declOf map[*types.Func]*ast.FuncDecl, fd *ast.F
 			}
 			return true
 		})
-		if assigned != 1 || from == nil {
+		if assigned != 1 || from == nil || comparedWithOwn(info, fd, v) {
 			return nil
 		}
 		return ownerSlot(info, declOf, fd, from, depth+1)
@@ -344,4 +344,26 @@ func isParam(info *types.Info, fd *ast.FuncDecl, v *types.Var) bool {
 		}
 	}
 	return false
+}
+
+// comparedWithOwn reports whether fd compares v with something other
+// than nil (al != expected): the release checks that the slot still
+// holds the caller's own acquisition.
+func comparedWithOwn(info *types.Info, fd *ast.FuncDecl, v *types.Var) bool {
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok || b.Op != token.EQL && b.Op != token.NEQ {
+			return !found
+		}
+		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			if rootVar(info, pair[0]) == v {
+				if id, ok := ast.Unparen(pair[1]).(*ast.Ident); !ok || id.Name != "nil" {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -195,3 +195,17 @@ func newToken() string {
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
 }
+
+// Near miss: the release checks that the slot still holds the caller's
+// own acquisition before releasing it.
+func (h *handles) releaseOwn(ctx context.Context, name string, own *redislock.Lock) error {
+	h.mu.Lock()
+	lock, ok := h.held[name]
+	if !ok || lock != own {
+		h.mu.Unlock()
+		return nil
+	}
+	delete(h.held, name)
+	h.mu.Unlock()
+	return lock.Release(ctx)
+}
